@@ -1,0 +1,204 @@
+// kumo._core.ndarray: the array type. Python-level methods that are
+// composites of these live in python/kumo/_ndarray.py.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings/convert.h"
+#include "core/errors.h"
+#include "kernels/copy.h"
+
+namespace kumo {
+namespace py_bind {
+
+namespace {
+
+std::vector<IndexItem> parse_index(py::handle key) {
+  std::vector<IndexItem> items;
+  auto one = [&](py::handle k) {
+    PyObject* o = k.ptr();
+    if (o == Py_None) {
+      items.push_back(IndexItem::new_axis());
+    } else if (o == Py_Ellipsis) {
+      items.push_back(IndexItem::ellipsis());
+    } else if (PySlice_Check(o)) {
+      Py_ssize_t start, stop, step;
+      PySliceObject* s = reinterpret_cast<PySliceObject*>(o);
+      auto get = [](PyObject* v) -> std::optional<int64_t> {
+        if (v == Py_None) return std::nullopt;
+        PyObject* idx = PyNumber_Index(v);
+        if (!idx) {
+          PyErr_Clear();
+          throw IndexError("slice indices must be integers or None or have an __index__ method");
+        }
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(idx, &overflow);
+        Py_DECREF(idx);
+        if (overflow) x = overflow > 0 ? INT64_MAX / 2 : -(INT64_MAX / 2);
+        return static_cast<int64_t>(x);
+      };
+      (void)start;
+      (void)stop;
+      (void)step;
+      std::optional<int64_t> st = get(s->step);
+      items.push_back(IndexItem::slice(get(s->start), get(s->stop), st.value_or(1)));
+    } else if (PyBool_Check(o)) {
+      throw IndexError("boolean scalar indices are not supported by kumo yet; use kumo.where");
+    } else if (PyLong_Check(o) || (!PySequence_Check(o) && PyIndex_Check(o) && !py::isinstance<Array>(k))) {
+      PyObject* idx = PyNumber_Index(o);
+      if (!idx) throw py::error_already_set();
+      int overflow = 0;
+      long long x = PyLong_AsLongLongAndOverflow(idx, &overflow);
+      Py_DECREF(idx);
+      if (overflow) throw IndexError("cannot fit 'int' into an index-sized integer");
+      items.push_back(IndexItem::integer(x));
+    } else {
+      throw IndexError(
+          "only integers, slices (`:`), ellipsis (`...`) and kumo.newaxis (`None`) are valid indices "
+          "(integer and boolean array indexing is not supported yet)");
+    }
+  };
+  if (PyTuple_Check(key.ptr())) {
+    for (py::handle k : key) one(k);
+  } else {
+    one(key);
+  }
+  return items;
+}
+
+void assign(const Array& dst, py::handle value) {
+  if (!dst.writeable()) throw ValueError("assignment destination is read-only");
+  if (is_python_scalar(value)) {
+    kernels::ScalarValue v = to_scalar_value(value);
+    std::vector<char> bytes(static_cast<size_t>(dst.itemsize()));
+    kernels::store_scalar(v, dst.dtype(), bytes.data());
+    kernels::fill_bytes(dst, bytes.data());
+    return;
+  }
+  Array src = to_array_required(value, &dst.device());
+  check_same_device({&src, &dst});
+  src.copy_to(dst);
+}
+
+py::tuple dims_tuple(const Dims& d) {
+  py::tuple t(d.size());
+  for (int i = 0; i < d.size(); ++i) t[i] = py::int_(d[i]);
+  return t;
+}
+
+std::vector<int64_t> axes_from_args(const py::args& args) {
+  if (args.size() == 1 && !args[0].is_none() && PySequence_Check(args[0].ptr())) return to_int_list(args[0]);
+  std::vector<int64_t> out;
+  for (py::handle a : args) out.push_back(py::cast<int64_t>(a));
+  return out;
+}
+
+}  // namespace
+
+void bind_array(py::module_& m) {
+  py::class_<Array> cls(m, "ndarray", py::dynamic_attr());
+  cls.def_property_readonly("shape", [](const Array& a) { return dims_tuple(a.shape()); })
+      .def_property_readonly("strides", [](const Array& a) { return dims_tuple(a.strides()); })
+      .def_property_readonly("dtype", [](const Array& a) { return numpy_dtype(a.dtype()); })
+      .def_property_readonly("ndim", &Array::ndim)
+      .def_property_readonly("size", &Array::size)
+      .def_property_readonly("itemsize", &Array::itemsize)
+      .def_property_readonly("nbytes", &Array::nbytes)
+      .def_property_readonly("_c_contiguous", &Array::c_contiguous)
+      .def_property_readonly("_f_contiguous", &Array::f_contiguous)
+      .def_property("_writeable", &Array::writeable, &Array::set_writeable)
+      .def_property_readonly("_owndata", [](py::handle self) { return py::getattr(self, "_kumo_base", py::none()).is_none(); })
+      .def_property_readonly("base", [](py::handle self) { return py::getattr(self, "_kumo_base", py::none()); })
+      .def_property_readonly("_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
+      .def_property_readonly("_device_name", [](const Array& a) { return a.device().name(); })
+      .def_property_readonly("_device_index", [](const Array& a) { return a.device().index(); })
+      .def_property_readonly("_is_cuda", [](const Array& a) { return a.device().type() == DeviceType::kCUDA; })
+      .def("_same_memory", [](const Array& a, const Array& b) { return a.memory() == b.memory(); })
+      .def("__len__",
+           [](const Array& a) {
+             if (a.ndim() == 0) throw TypeError("len() of unsized object");
+             return a.shape()[0];
+           })
+      .def("__getitem__", [](py::handle self, py::handle key) {
+        const Array& a = py::cast<const Array&>(self);
+        return wrap_array(a.index(parse_index(key)), self);
+      })
+      .def("__setitem__", [](const Array& a, py::handle key, py::handle value) {
+        assign(a.index(parse_index(key)), value);
+      })
+      .def("_assign", [](const Array& a, py::handle value) { assign(a, value); })
+      .def("reshape", [](py::handle self, py::args args, py::kwargs kw) {
+        const Array& a = py::cast<const Array&>(self);
+        Order order = Order::kC;
+        if (kw.contains("order")) order = to_order(kw["order"]);
+        if (kw.contains("copy") && !kw["copy"].is_none()) {
+          bool c = py::cast<bool>(kw["copy"]);
+          if (c) {
+            Array r = a.copy(order == Order::kF ? Order::kF : Order::kC);
+            py::object shape_obj = args.size() == 1 ? args[0] : py::object(args);
+            return wrap_array(r.reshape(to_shape(shape_obj), order), py::none());
+          }
+          py::object shape_obj = args.size() == 1 ? args[0] : py::object(args);
+          auto v = a.reshape_view(to_shape(shape_obj), order);
+          if (!v) throw ValueError("Unable to avoid creating a copy while reshaping.");
+          return wrap_array(*v, self);
+        }
+        if (kw.contains("shape")) return wrap_array(a.reshape(to_shape(kw["shape"]), order), self);
+        if (args.size() == 0) throw TypeError("reshape() takes exactly 1 argument (0 given)");
+        py::object shape_obj = args.size() == 1 ? py::object(args[0]) : py::object(args);
+        return wrap_array(a.reshape(to_shape(shape_obj), order), self);
+      })
+      .def("ravel", [](py::handle self, py::object order) {
+        return wrap_array(py::cast<const Array&>(self).ravel(order.is_none() ? Order::kC : to_order(order)), self);
+      }, py::arg("order") = "C")
+      .def("transpose", [](py::handle self, py::args args) {
+        const Array& a = py::cast<const Array&>(self);
+        if (args.size() == 0 || (args.size() == 1 && args[0].is_none())) return wrap_array(a.transpose(), self);
+        return wrap_array(a.transpose(axes_from_args(args)), self);
+      })
+      .def("swapaxes", [](py::handle self, int64_t a1, int64_t a2) {
+        return wrap_array(py::cast<const Array&>(self).swapaxes(a1, a2), self);
+      })
+      .def("squeeze", [](py::handle self, py::object axis) {
+        const Array& a = py::cast<const Array&>(self);
+        if (axis.is_none()) return wrap_array(a.squeeze(), self);
+        return wrap_array(a.squeeze(to_int_list(axis)), self);
+      }, py::arg("axis") = py::none())
+      .def("_expand_dims", [](py::handle self, py::object axis) {
+        return wrap_array(py::cast<const Array&>(self).expand_dims(to_int_list(axis)), self);
+      })
+      .def("_broadcast_to", [](py::handle self, py::object shape) {
+        return wrap_array(py::cast<const Array&>(self).broadcast_to(to_shape(shape)), self);
+      })
+      .def("_diagonal", [](py::handle self, int64_t offset, int64_t a1, int64_t a2) {
+        return wrap_array(py::cast<const Array&>(self).diagonal(offset, a1, a2), self);
+      })
+      .def("_view_dtype", [](py::handle self, py::object dtype) {
+        return wrap_array(py::cast<const Array&>(self).view_as(to_dtype_required(dtype)), self);
+      })
+      .def("_real_view", [](py::handle self) { return wrap_array(py::cast<const Array&>(self).real_view(), self); })
+      .def("_imag_view", [](py::handle self) { return wrap_array(py::cast<const Array&>(self).imag_view(), self); })
+      .def("_with_strides", [](py::handle self, py::object shape, py::object strides, int64_t offset) {
+        const Array& a = py::cast<const Array&>(self);
+        return wrap_array(a.view_with(to_shape(shape), Strides(to_int_list(strides)), offset), self);
+      })
+      .def("astype", [](py::handle self, py::object dtype, py::object order, py::object casting, py::object subok,
+                        bool copy) {
+        const Array& a = py::cast<const Array&>(self);
+        Dtype d = to_dtype_required(dtype);
+        Casting c = casting.is_none() ? Casting::kUnsafe : casting_from_name(py::str(casting));
+        if (!can_cast(a.dtype(), d, c))
+          throw TypeError(std::string("Cannot cast array data from dtype('") + dtype_name(a.dtype()) + "') to dtype('" +
+                          dtype_name(d) + "') according to the rule '" + casting_name(c) + "'");
+        Array r = a.astype(d, to_order(order), copy);
+        return r.memory() == a.memory() ? py::reinterpret_borrow<py::object>(self) : py::cast(r);
+      }, py::arg("dtype"), py::arg("order") = "K", py::arg("casting") = py::none(), py::arg("subok") = py::none(),
+         py::arg("copy") = true)
+      .def("copy", [](const Array& a, py::object order) { return a.copy(to_order(order.is_none() ? py::str("C") : order)); },
+           py::arg("order") = "C")
+      .def("_to_device", [](const Array& a, const std::string& spec) { return a.to_device(get_device(spec)); })
+      .def("_numpy_view", [](py::handle self) { return to_numpy(py::cast<const Array&>(self), self); });
+}
+
+}  // namespace py_bind
+}  // namespace kumo

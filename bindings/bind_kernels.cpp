@@ -1,0 +1,321 @@
+// kumo._core: ufunc objects, user kernels (ElementwiseKernel,
+// ReductionKernel) and the low-level reduce/accumulate entry points the
+// Python layer composes.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings/convert.h"
+#include "core/errors.h"
+#include "kernels/elementwise.h"
+#include "kernels/kernel_cache.h"
+#include "kernels/reduction.h"
+#include "kernels/ufunc.h"
+
+namespace kumo {
+namespace py_bind {
+
+namespace {
+
+using kernels::Ufunc;
+
+std::vector<kernels::UfuncLoop> parse_loops(const std::vector<std::pair<std::string, std::string>>& rows, int nin,
+                                            int nout) {
+  std::vector<kernels::UfuncLoop> loops;
+  for (const auto& row : rows) {
+    const std::string& t = row.first;
+    size_t arrow = t.find("->");
+    if (arrow == std::string::npos || static_cast<int>(arrow) != nin ||
+        static_cast<int>(t.size() - arrow - 2) != nout)
+      throw ValueError("bad ufunc loop signature '" + t + "'");
+    kernels::UfuncLoop l;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (i == arrow || i == arrow + 1) continue;
+      Dtype d = dtype_from_name(std::string(1, t[i]));
+      l.types.push_back(d);
+    }
+    l.operation = row.second;
+    loops.push_back(std::move(l));
+  }
+  return loops;
+}
+
+const Array& cast_array(py::handle h) { return py::cast<const Array&>(h); }
+
+// Positional-only fast path for the operators: no keyword parsing.
+py::object ufunc_call(const Ufunc& u, py::args args, py::kwargs kw) {
+  const int nin = u.nin(), nout = u.nout();
+  if (static_cast<int>(args.size()) < nin || static_cast<int>(args.size()) > nin + nout)
+    throw TypeError(u.name() + "() takes from " + std::to_string(nin) + " to " + std::to_string(nin + nout) +
+                    " positional arguments but " + std::to_string(args.size()) + " were given");
+  std::vector<kernels::UfuncOperand> ins;
+  ins.reserve(nin);
+  for (int i = 0; i < nin; ++i) ins.push_back(to_operand(args[i]));
+  std::vector<Array> outs(nout);
+  bool explicit_out = false;
+  for (size_t i = nin; i < args.size(); ++i) {
+    if (!args[i].is_none()) {
+      outs[i - nin] = cast_array(args[i]);
+      explicit_out = true;
+    }
+  }
+  std::optional<Dtype> dtype;
+  Casting casting = Casting::kSameKind;
+  py::object where = py::none();
+  if (kw) {
+    for (auto item : kw) {
+      std::string key = py::str(item.first);
+      py::handle v = item.second;
+      if (key == "out") {
+        if (v.is_none()) continue;
+        if (explicit_out) throw TypeError("cannot specify 'out' as both a positional and keyword argument");
+        if (PyTuple_Check(v.ptr())) {
+          py::tuple t = py::reinterpret_borrow<py::tuple>(v);
+          if (static_cast<int>(t.size()) != nout)
+            throw ValueError("The 'out' tuple must have exactly one entry per ufunc output");
+          for (int i = 0; i < nout; ++i)
+            if (!t[i].is_none()) outs[i] = cast_array(t[i]);
+        } else {
+          if (nout != 1) throw TypeError("'out' must be a tuple of arrays for ufuncs with several outputs");
+          if (!py::isinstance<Array>(v)) throw TypeError("return arrays must be of ArrayType");
+          outs[0] = cast_array(v);
+        }
+        explicit_out = true;
+      } else if (key == "dtype") {
+        dtype = to_dtype(v);
+      } else if (key == "casting") {
+        casting = casting_from_name(py::str(v));
+      } else if (key == "where") {
+        if (!(v.ptr() == Py_True)) where = py::reinterpret_borrow<py::object>(v);
+      } else if (key == "signature" && !v.is_none()) {
+        // A signature naming only the output type is what dtype= means.
+        py::object s = py::reinterpret_borrow<py::object>(v);
+        if (PyTuple_Check(s.ptr())) s = s[py::int_(py::len(s) - 1)];
+        dtype = to_dtype(s);
+      } else if (key == "order" || key == "subok") {
+        continue;
+      } else {
+        throw TypeError("'" + key + "' is an invalid keyword to ufunc '" + u.name() + "'");
+      }
+    }
+  }
+  std::vector<Array> res;
+  if (!where.is_none()) {
+    // Compute everywhere, then store only where the mask holds.
+    Array mask = to_array_required(where);
+    std::vector<Array> tmp = u.call(ins, std::vector<Array>(nout), dtype, casting);
+    for (int i = 0; i < nout; ++i) {
+      if (!outs[i].defined()) {
+        std::vector<Shape> shapes{tmp[i].shape(), mask.shape()};
+        outs[i] = Array::empty(broadcast_shapes(shapes), tmp[i].dtype(), tmp[i].device());
+      }
+      static auto select = kernels::ElementwiseSpec::create("kumo_where_store", "bool m, T x", "U y",
+                                                            "if (m) y = kumo_cast<U>(x)");
+      kernels::call_elementwise(*select, {mask, tmp[i]}, {outs[i]});
+    }
+    res = outs;
+  } else {
+    res = u.call(ins, outs, dtype, casting);
+  }
+  if (nout == 1) return py::cast(res[0]);
+  py::tuple t(nout);
+  for (int i = 0; i < nout; ++i) t[i] = py::cast(res[i]);
+  return t;
+}
+
+kernels::TypeBindings bindings_from_dict(py::handle d) {
+  kernels::TypeBindings b;
+  if (d.is_none()) return b;
+  for (auto item : py::reinterpret_borrow<py::dict>(d))
+    b.emplace_back(py::str(item.first), to_dtype_required(item.second));
+  return b;
+}
+
+// Python arguments to a user kernel: arrays stay, Python scalars become 0-d
+// arrays typed by what the generic names bound to (CuPy's rule), or the
+// default type of the scalar.
+std::vector<Array> kernel_args(const std::vector<kernels::ParamSpec>& params, const py::args& args, size_t count,
+                               kernels::TypeBindings* bindings, const kernels::TypeBindings& forced) {
+  std::vector<Array> arrays(count);
+  std::vector<const Array*> ptrs(count, nullptr);
+  std::vector<bool> scalar(count, false);
+  for (size_t i = 0; i < count; ++i) {
+    if (is_python_scalar(args[i])) {
+      scalar[i] = true;
+    } else if (!args[i].is_none()) {
+      arrays[i] = to_array_required(args[i]);
+      ptrs[i] = &arrays[i];
+    }
+  }
+  *bindings = kernels::bind_generic_types(params, ptrs, forced);
+  Device* device = nullptr;
+  for (auto* p : ptrs)
+    if (p) {
+      device = &p->device();
+      break;
+    }
+  if (!device) device = &current_device();
+  for (size_t i = 0; i < count; ++i) {
+    if (!scalar[i]) continue;
+    kernels::ScalarValue v = to_scalar_value(args[i]);
+    const kernels::ParamSpec& p = params[i];
+    Dtype d = default_dtype(v.kind);
+    if (!p.is_generic) {
+      d = p.dtype;
+    } else {
+      bool found = false;
+      for (auto& kv : *bindings)
+        if (kv.first == p.type_name) {
+          d = kv.second;
+          found = true;
+        }
+      if (!found) bindings->emplace_back(p.type_name, d);
+    }
+    arrays[i] = kernels::scalar_to_array(v, d, *device);
+  }
+  return arrays;
+}
+
+}  // namespace
+
+void bind_kernels(py::module_& m) {
+  py::class_<Ufunc, std::shared_ptr<Ufunc>>(m, "ufunc")
+      .def(py::init([](const std::string& name, int nin, int nout,
+                       const std::vector<std::pair<std::string, std::string>>& loops, const std::string& preamble,
+                       const std::string& identity) {
+             return std::make_shared<Ufunc>(name, nin, nout, parse_loops(loops, nin, nout), preamble, identity);
+           }),
+           py::arg("name"), py::arg("nin"), py::arg("nout"), py::arg("loops"), py::arg("preamble") = "",
+           py::arg("reduce_identity") = "")
+      .def("__call__", &ufunc_call)
+      .def_property_readonly("_name", &Ufunc::name)
+      .def_property_readonly("nin", &Ufunc::nin)
+      .def_property_readonly("nout", &Ufunc::nout)
+      .def_property_readonly("nargs", [](const Ufunc& u) { return u.nin() + u.nout(); })
+      .def_property_readonly("ntypes", [](const Ufunc& u) { return u.loops().size(); })
+      .def_property_readonly("types", &Ufunc::type_strings)
+      .def_property_readonly("_reduce_identity", &Ufunc::reduce_identity)
+      .def("_resolve", [](const Ufunc& u, py::args ins, py::object dtype, py::object casting) {
+        std::vector<kernels::UfuncOperand> ops;
+        for (py::handle h : ins) {
+          kernels::UfuncOperand op;
+          if (py::isinstance<Array>(h)) {
+            op.array = cast_array(h);
+          } else if (is_python_scalar(h)) {
+            op.is_scalar = true;
+            op.scalar = to_scalar_value(h);
+          } else {
+            // A dtype stands for an array of that dtype.
+            op.array = Array::empty(Shape{}, to_dtype_required(h), host_device());
+          }
+          ops.push_back(op);
+        }
+        Casting c = casting.is_none() ? Casting::kSameKind : casting_from_name(py::str(casting));
+        int k = u.resolve(ops, to_dtype(dtype), c);
+        py::list types;
+        for (Dtype d : u.loops()[k].types) types.append(numpy_dtype(d));
+        return py::make_tuple(k, types);
+      }, py::arg("dtype") = py::none(), py::arg("casting") = py::none())
+      .def("_reduce", [](const Ufunc& u, int loop, const Array& a, py::object axes, bool keepdims, py::object out) {
+        const kernels::ReductionSpec& spec = u.reduce_spec(loop);
+        std::vector<Array> outs(1);
+        if (!out.is_none()) outs[0] = cast_array(out);
+        bool all = axes.is_none();
+        std::vector<int64_t> ax = all ? std::vector<int64_t>{} : to_int_list(axes);
+        return kernels::call_reduction(spec, {a}, outs, ax, all, keepdims)[0];
+      })
+      .def("_accumulate_rows", [](const Ufunc& u, int loop, const Array& x) {
+        // x: C-contiguous 2-D (rows, n) of the loop type, n >= 1.
+        const kernels::ElementwiseSpec& spec = u.accumulate_spec(loop);
+        Array y = Array::empty(x.shape(), x.dtype(), x.device());
+        kernels::call_elementwise(spec, {x}, {y}, {}, x.shape()[0]);
+        return y;
+      });
+
+  py::class_<kernels::ElementwiseSpec, std::shared_ptr<kernels::ElementwiseSpec>>(m, "_ElementwiseSpec")
+      .def(py::init([](const std::string& in, const std::string& out, const std::string& op, const std::string& name,
+                       const std::string& preamble, std::vector<std::string> options) {
+             return kernels::ElementwiseSpec::create(name, in, out, op, preamble, options);
+           }),
+           py::arg("in_params"), py::arg("out_params"), py::arg("operation"), py::arg("name"),
+           py::arg("preamble") = "", py::arg("options") = std::vector<std::string>{})
+      .def_property_readonly("nin", [](const kernels::ElementwiseSpec& s) { return s.in_params.size(); })
+      .def_property_readonly("nout", [](const kernels::ElementwiseSpec& s) { return s.out_params.size(); })
+      .def("__call__", [](const kernels::ElementwiseSpec& s, py::args args, py::object size, py::object types) {
+        size_t nin = s.in_params.size(), nout = s.out_params.size();
+        if (args.size() != nin && args.size() != nin + nout)
+          throw TypeError("Wrong number of arguments for '" + s.name + "': expected " + std::to_string(nin) + " or " +
+                          std::to_string(nin + nout) + ", got " + std::to_string(args.size()));
+        std::vector<kernels::ParamSpec> params = s.in_params;
+        params.insert(params.end(), s.out_params.begin(), s.out_params.end());
+        kernels::TypeBindings b;
+        std::vector<Array> all = kernel_args(params, args, args.size(), &b, bindings_from_dict(types));
+        std::vector<Array> ins(all.begin(), all.begin() + nin);
+        std::vector<Array> outs(all.begin() + nin, all.end());
+        int64_t sz = size.is_none() ? -1 : py::cast<int64_t>(size);
+        std::vector<Array> res = kernels::call_elementwise(s, ins, outs, b, sz);
+        if (res.size() == 1) return py::cast(res[0]);
+        return py::cast(res);
+      }, py::arg("size") = py::none(), py::arg("types") = py::none());
+
+  py::class_<kernels::ReductionSpec, std::shared_ptr<kernels::ReductionSpec>>(m, "_ReductionSpec")
+      .def(py::init([](const std::string& in, const std::string& out, const std::string& map_expr,
+                       const std::string& reduce_expr, const std::string& post_map_expr, const std::string& identity,
+                       const std::string& name, const std::string& reduce_type, const std::string& preamble,
+                       std::vector<std::string> options) {
+             return kernels::ReductionSpec::create(name, in, out, map_expr, reduce_expr, post_map_expr, identity,
+                                                   reduce_type, preamble, options);
+           }),
+           py::arg("in_params"), py::arg("out_params"), py::arg("map_expr"), py::arg("reduce_expr"),
+           py::arg("post_map_expr"), py::arg("identity"), py::arg("name"), py::arg("reduce_type"),
+           py::arg("preamble") = "", py::arg("options") = std::vector<std::string>{})
+      .def("__call__", [](const kernels::ReductionSpec& s, py::args args, py::object axis, bool keepdims,
+                          py::object types) {
+        size_t nin = s.in_params.size(), nout = s.out_params.size();
+        if (args.size() != nin && args.size() != nin + nout)
+          throw TypeError("Wrong number of arguments for '" + s.name + "'");
+        std::vector<kernels::ParamSpec> params = s.in_params;
+        params.insert(params.end(), s.out_params.begin(), s.out_params.end());
+        kernels::TypeBindings b;
+        std::vector<Array> all = kernel_args(params, args, args.size(), &b, bindings_from_dict(types));
+        std::vector<Array> ins(all.begin(), all.begin() + nin);
+        std::vector<Array> outs(all.begin() + nin, all.end());
+        bool all_axes = axis.is_none();
+        std::vector<int64_t> ax = all_axes ? std::vector<int64_t>{} : to_int_list(axis);
+        std::vector<Array> res = kernels::call_reduction(s, ins, outs, ax, all_axes, keepdims, b);
+        if (res.size() == 1) return py::cast(res[0]);
+        return py::cast(res);
+      }, py::arg("axis") = py::none(), py::arg("keepdims") = false, py::arg("types") = py::none());
+
+  m.def("kernel_cache_stats", [] {
+    kernels::KernelCacheStats s = kernels::kernel_cache_stats();
+    py::dict d;
+    d["memory_hits"] = s.memory_hits;
+    d["disk_hits"] = s.disk_hits;
+    d["host_compiles"] = s.host_compiles;
+    d["cuda_compiles"] = s.cuda_compiles;
+    d["cuda_disk_hits"] = s.cuda_disk_hits;
+    d["host_compile_seconds"] = s.host_compile_seconds;
+    d["cuda_compile_seconds"] = s.cuda_compile_seconds;
+    return d;
+  });
+  m.def("kernel_cache_dir", &kernels::cache_dir);
+  m.def("verify_cuda_enabled", &kernels::verify_cuda_enabled);
+  m.def("_clear_kernel_memory_cache", &kernels::clear_memory_cache);
+  m.def("_generate_elementwise_source", [](const kernels::ElementwiseSpec& s, py::dict bindings, bool cuda) {
+    kernels::ElementwiseSignature sig;
+    sig.bindings = bindings_from_dict(bindings);
+    auto dt = [&](const kernels::ParamSpec& p) {
+      if (!p.is_generic) return p.dtype;
+      for (auto& kv : sig.bindings)
+        if (kv.first == p.type_name) return kv.second;
+      throw TypeError("unbound type " + p.type_name);
+    };
+    for (auto& p : s.in_params) sig.param_dtypes.push_back(dt(p));
+    for (auto& p : s.out_params) sig.param_dtypes.push_back(dt(p));
+    sig.array_dtypes = sig.param_dtypes;
+    return kernels::generate_elementwise(s, sig, cuda ? kernels::Target::kCuda : kernels::Target::kHost);
+  });
+}
+
+}  // namespace py_bind
+}  // namespace kumo

@@ -1,0 +1,184 @@
+// kumo._core: module init, exception translation, devices, memory pools and
+// array creation primitives.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings/bind_cuda.h"
+#include "bindings/convert.h"
+#include "core/cuda_plugin.h"
+#include "core/errors.h"
+#include "core/host/thread_pool.h"
+#include "kernels/copy.h"
+#include "kernels/elementwise.h"
+#include "kernels/host/host_compiler.h"
+
+namespace kumo {
+namespace py_bind {
+
+void bind_array(py::module_& m);
+void bind_kernels(py::module_& m);
+
+namespace {
+
+PyObject* g_ufunc_type_error = nullptr;
+PyObject* g_oom_error = nullptr;
+PyObject* g_compile_error = nullptr;
+PyObject* g_device_error = nullptr;
+
+void register_errors(py::module_& m) {
+  g_ufunc_type_error = PyErr_NewException("kumo._core.UFuncTypeError", PyExc_TypeError, nullptr);
+  g_oom_error = PyErr_NewException("kumo._core.OutOfMemoryError", PyExc_MemoryError, nullptr);
+  g_compile_error = PyErr_NewException("kumo._core.CompileError", PyExc_RuntimeError, nullptr);
+  g_device_error = PyErr_NewException("kumo._core.DeviceError", PyExc_ValueError, nullptr);
+  m.attr("UFuncTypeError") = py::handle(g_ufunc_type_error);
+  m.attr("OutOfMemoryError") = py::handle(g_oom_error);
+  m.attr("CompileError") = py::handle(g_compile_error);
+  m.attr("DeviceError") = py::handle(g_device_error);
+  static py::object axis_error = py::module_::import("numpy").attr("exceptions").attr("AxisError");
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const AxisError& e) {
+      PyErr_SetObject(axis_error.ptr(), py::str(e.what()).ptr());
+    } catch (const CastingError& e) {
+      PyErr_SetString(g_ufunc_type_error, e.what());
+    } catch (const ValueError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const OverflowError& e) {
+      PyErr_SetString(PyExc_OverflowError, e.what());
+    } catch (const OutOfMemoryError& e) {
+      PyErr_SetString(g_oom_error, e.what());
+    } catch (const CompileError& e) {
+      PyErr_SetString(g_compile_error, e.what());
+    } catch (const DeviceError& e) {
+      PyErr_SetString(g_device_error, e.what());
+    } catch (const Error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+}
+
+// A raw allocation from a pool, released when the Python object dies.
+struct PoolAllocation {
+  std::shared_ptr<Memory> memory;
+  uintptr_t ptr() const { return reinterpret_cast<uintptr_t>(memory->data()); }
+  size_t size() const { return memory->size(); }
+};
+
+const kernels::ElementwiseSpec& arange_spec() {
+  static auto spec = [] {
+    auto s = kernels::ElementwiseSpec::create("kumo_arange", "raw float64 start, raw float64 step", "T y",
+                                              "y = kumo_cast<T>(start[0] + (double)i * step[0])");
+    return s;
+  }();
+  return *spec;
+}
+
+const kernels::ElementwiseSpec& arange_int_spec() {
+  static auto spec = [] {
+    auto s = kernels::ElementwiseSpec::create("kumo_arange_int", "raw int64 start, raw int64 step", "T y",
+                                              "y = kumo_cast<T>((int64_t)((uint64_t)start[0] + (uint64_t)i * (uint64_t)step[0]))");
+    return s;
+  }();
+  return *spec;
+}
+
+}  // namespace
+
+}  // namespace py_bind
+}  // namespace kumo
+
+using namespace kumo;            // NOLINT: module init lists many core names
+using namespace kumo::py_bind;   // NOLINT
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "Kumo core: arrays, devices, memory pools and the kernel pipeline";
+  register_errors(m);
+  bind_array(m);
+  bind_kernels(m);
+  py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
+  bind_cuda(cuda);
+
+  py::class_<MemoryPool, std::unique_ptr<MemoryPool, py::nodelete>>(m, "MemoryPool")
+      .def("used_bytes", &MemoryPool::used_bytes)
+      .def("free_bytes", &MemoryPool::free_bytes)
+      .def("total_bytes", &MemoryPool::total_bytes)
+      .def("n_free_blocks", &MemoryPool::n_free_blocks)
+      .def("free_all_blocks", [](MemoryPool& p, py::object stream) {
+        if (stream.is_none()) p.free_all_blocks();
+        else p.free_all_blocks(py::cast<uintptr_t>(stream.attr("ptr")));
+      }, py::arg("stream") = py::none())
+      .def("set_limit", [](MemoryPool& p, py::object size, py::object fraction) {
+        if (!fraction.is_none()) throw ValueError("fraction= needs a device memory size; pass size= instead");
+        p.set_limit(size.is_none() ? 0 : py::cast<size_t>(size));
+      }, py::arg("size") = py::none(), py::arg("fraction") = py::none())
+      .def("get_limit", &MemoryPool::get_limit)
+      .def("malloc", [](MemoryPool& p, size_t n) { return PoolAllocation{p.malloc(n)}; }, py::arg("size"))
+      .def_property_readonly("_raw_name", &MemoryPool::raw_name);
+  py::class_<PoolAllocation>(m, "PoolAllocation")
+      .def_property_readonly("ptr", &PoolAllocation::ptr)
+      .def_property_readonly("size", &PoolAllocation::size);
+
+  m.def("device_memory_pool", [](const std::string& spec) { return &get_device(spec).memory_pool(); },
+        py::return_value_policy::reference);
+  m.def("pinned_memory_pool", []() {
+    CudaPlugin* p = cuda_plugin();
+    if (!p) throw DeviceError("pinned memory needs the CUDA backend: " + cuda_plugin_load_error());
+    return &p->pinned_memory_pool();
+  }, py::return_value_policy::reference);
+
+  m.def("current_device_name", [] { return current_device().name(); });
+  m.def("set_current_device", [](const std::string& spec) { set_current_device(get_device(spec)); });
+  m.def("check_device", [](const std::string& spec) { return get_device(spec).name(); });
+  m.def("synchronize_device", [](const std::string& spec) { get_device(spec).synchronize(); });
+  m.def("host_num_threads", &host_num_threads);
+  m.def("host_compiler", &kernels::host_compiler_command);
+  m.def("built_with_cuda", &built_with_cuda);
+
+  m.def("empty", [](py::object shape, py::object dtype, py::object order) {
+    Order o = to_order(order);
+    if (o != Order::kC && o != Order::kF) throw ValueError("only 'C' or 'F' order is permitted");
+    return Array::empty(to_shape(shape), to_dtype_required(dtype), current_device(), o);
+  }, py::arg("shape"), py::arg("dtype"), py::arg("order") = "C");
+  m.def("empty_like", [](const Array& a, py::object dtype, py::object order) {
+    Dtype d = dtype.is_none() ? a.dtype() : to_dtype_required(dtype);
+    return Array::empty_like(a, d, to_order(order));
+  }, py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K");
+  m.def("from_numpy", [](py::array arr, py::object device) {
+    Device& d = device.is_none() ? current_device() : get_device(py::cast<std::string>(device));
+    return from_numpy(arr, d);
+  }, py::arg("array"), py::arg("device") = py::none());
+  m.def("to_numpy", [](py::handle a) { return to_numpy(py::cast<const Array&>(a), a); });
+  m.def("to_array", [](py::handle obj) { return to_array_required(obj); });
+  m.def("fill", [](const Array& a, py::handle value) {
+    if (!a.writeable()) throw ValueError("assignment destination is read-only");
+    std::vector<char> bytes(static_cast<size_t>(a.itemsize()));
+    if (is_python_scalar(value)) {
+      kernels::store_scalar(to_scalar_value(value), a.dtype(), bytes.data());
+      kernels::fill_bytes(a, bytes.data());
+    } else {
+      Array v = to_array_required(value, &a.device());
+      v.copy_to(a);
+    }
+  });
+  m.def("arange", [](py::handle start, py::handle step, int64_t n, py::object dtype) {
+    Dtype d = to_dtype_required(dtype);
+    Array out = Array::empty(Shape{n}, d, current_device());
+    if (n == 0) return out;
+    if (is_integer(d) || d == Dtype::kBool) {
+      Array s = kernels::scalar_to_array(to_scalar_value(start), Dtype::kInt64, current_device());
+      Array t = kernels::scalar_to_array(to_scalar_value(step), Dtype::kInt64, current_device());
+      kernels::call_elementwise(arange_int_spec(), {s, t}, {out});
+    } else {
+      kernels::ScalarValue sv = to_scalar_value(start), tv = to_scalar_value(step);
+      Array s = kernels::scalar_to_array(sv, Dtype::kFloat64, current_device());
+      Array t = kernels::scalar_to_array(tv, Dtype::kFloat64, current_device());
+      kernels::call_elementwise(arange_spec(), {s, t}, {out});
+    }
+    return out;
+  });
+}

@@ -1,0 +1,144 @@
+#include "core/host/thread_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace kumo {
+namespace {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(int n_workers) {
+    for (int i = 0; i < n_workers; ++i) workers_.emplace_back([this] { work(); });
+  }
+  ~ThreadPool() {
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : workers_) t.join();
+  }
+
+  int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+  void run(int64_t n_chunks, const std::function<void(int64_t)>& chunk_fn) {
+    // One job at a time: kernels launched from several user threads queue here.
+    std::lock_guard<std::mutex> job_lock(job_mu_);
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      job_ = &chunk_fn;
+      n_chunks_ = n_chunks;
+      next_.store(0);
+      pending_ = static_cast<int>(workers_.size());
+      error_ = nullptr;
+      ++generation_;
+    }
+    cv_.notify_all();
+    drain();
+    std::unique_lock<std::mutex> lk(mu_);
+    done_cv_.wait(lk, [this] { return pending_ == 0; });
+    job_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void drain() {
+    for (;;) {
+      int64_t c = next_.fetch_add(1);
+      if (c >= n_chunks_) break;
+      try {
+        (*job_)(c);
+      } catch (...) {
+        std::lock_guard<std::mutex> lk(mu_);
+        if (!error_) error_ = std::current_exception();
+      }
+    }
+  }
+
+  void work() {
+    uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lk(mu_);
+        cv_.wait(lk, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+      }
+      drain();
+      {
+        std::lock_guard<std::mutex> lk(mu_);
+        if (--pending_ == 0) done_cv_.notify_one();
+      }
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex job_mu_;
+  std::mutex mu_;
+  std::condition_variable cv_, done_cv_;
+  const std::function<void(int64_t)>* job_ = nullptr;
+  int64_t n_chunks_ = 0;
+  std::atomic<int64_t> next_{0};
+  int pending_ = 0;
+  uint64_t generation_ = 0;
+  bool stop_ = false;
+  std::exception_ptr error_;
+};
+
+ThreadPool& pool() {
+  // Leaked on purpose: joining threads from a static destructor during
+  // process exit can deadlock with the dynamic loader.
+  static ThreadPool* p = new ThreadPool(host_num_threads() - 1);
+  return *p;
+}
+
+thread_local bool t_in_parallel = false;
+
+}  // namespace
+
+int host_num_threads() {
+  static int n = [] {
+    const char* env = std::getenv("KUMO_NUM_THREADS");
+    if (env && std::atoi(env) > 0) return std::atoi(env);
+    unsigned hc = std::thread::hardware_concurrency();
+    return hc ? static_cast<int>(hc) : 1;
+  }();
+  return n;
+}
+
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+  if (n <= 0) return;
+  grain = std::max<int64_t>(grain, 1);
+  int threads = host_num_threads();
+  // Nested calls (a kernel launched from inside a chunk) run inline.
+  if (n <= grain || threads <= 1 || t_in_parallel) {
+    fn(0, n);
+    return;
+  }
+  int64_t max_chunks = (n + grain - 1) / grain;
+  int64_t n_chunks = std::min<int64_t>(max_chunks, threads);
+  int64_t chunk = (n + n_chunks - 1) / n_chunks;
+  std::function<void(int64_t)> chunk_fn = [&](int64_t c) {
+    int64_t b = c * chunk, e = std::min(n, b + chunk);
+    if (b >= e) return;
+    bool prev = t_in_parallel;
+    t_in_parallel = true;
+    try {
+      fn(b, e);
+    } catch (...) {
+      t_in_parallel = prev;
+      throw;
+    }
+    t_in_parallel = prev;
+  };
+  pool().run(n_chunks, chunk_fn);
+}
+
+}  // namespace kumo

@@ -1,0 +1,77 @@
+// The caching allocator: one pool algorithm over a raw allocator, so the
+// same code pools host memory, CUDA device memory and pinned host memory.
+//
+// Algorithm: requests are rounded up to kRoundSize; free chunks live in
+// size-class bins per stream; allocation takes the best-fitting free chunk
+// (smallest that fits), splitting off the remainder; freeing merges a chunk
+// with free neighbours from the same raw allocation. When the raw allocator
+// fails (or the limit would be exceeded) the pool frees its cached blocks
+// and retries once, then throws OutOfMemoryError.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/memory.h"
+
+namespace kumo {
+
+class Device;
+
+// Source of raw memory for a pool. allocate returns nullptr when out of
+// memory (it must not throw for that case).
+class RawAllocator {
+ public:
+  virtual ~RawAllocator() = default;
+  virtual void* allocate(size_t nbytes) = 0;
+  virtual void deallocate(void* ptr, size_t nbytes) = 0;
+  virtual std::string name() const = 0;
+};
+
+// Aligned host memory (kHostAlignment bytes), used by the CPU device.
+class HostRawAllocator final : public RawAllocator {
+ public:
+  static constexpr size_t kHostAlignment = 64;
+  void* allocate(size_t nbytes) override;
+  void deallocate(void* ptr, size_t nbytes) override;
+  std::string name() const override { return "host"; }
+};
+
+// Stream identity for per-stream free lists (0 = the default/null stream).
+using StreamHandle = uintptr_t;
+
+class MemoryPool {
+ public:
+  static constexpr size_t kRoundSize = 512;
+
+  MemoryPool(std::unique_ptr<RawAllocator> raw, Device* device);
+  ~MemoryPool();
+  MemoryPool(const MemoryPool&) = delete;
+  MemoryPool& operator=(const MemoryPool&) = delete;
+
+  // nbytes == 0 gives a Memory with a null pointer and size 0.
+  std::shared_ptr<Memory> malloc(size_t nbytes, StreamHandle stream = 0);
+
+  // Returns every cached free chunk whose raw allocation is entirely free
+  // to the raw allocator (all streams, or only `stream`).
+  void free_all_blocks(std::optional<StreamHandle> stream = std::nullopt);
+
+  size_t used_bytes() const;    // bytes in chunks handed out
+  size_t free_bytes() const;    // bytes cached in free chunks
+  size_t total_bytes() const;   // used + free (= bytes held from the raw allocator)
+  size_t n_free_blocks() const; // number of free chunks
+  void set_limit(size_t nbytes); // 0 = no limit
+  size_t get_limit() const;
+  std::string raw_name() const;
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;  // shared with outstanding Memory objects
+};
+
+size_t round_allocation_size(size_t nbytes);
+
+}  // namespace kumo

@@ -1,0 +1,85 @@
+// Dims: a small fixed-capacity vector of int64 used for shapes, strides and
+// axis lists. Arrays are copied often (every view is a new Array), so this
+// keeps them free of heap allocation.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace kumo {
+
+constexpr int kMaxNdim = 32;
+
+class Dims {
+ public:
+  Dims() = default;
+  explicit Dims(int n, int64_t value = 0) { assign(n, value); }
+  Dims(std::initializer_list<int64_t> values) {
+    for (int64_t v : values) push_back(v);
+  }
+  explicit Dims(const std::vector<int64_t>& values) {
+    for (int64_t v : values) push_back(v);
+  }
+  Dims(const Dims& o) : n_(o.n_) { std::memcpy(v_, o.v_, sizeof(int64_t) * n_); }
+  Dims& operator=(const Dims& o) {
+    n_ = o.n_;
+    std::memcpy(v_, o.v_, sizeof(int64_t) * n_);
+    return *this;
+  }
+
+  void assign(int n, int64_t value);
+  void push_back(int64_t v);
+  void insert(int pos, int64_t v);
+  void erase(int pos);
+  void clear() { n_ = 0; }
+  void resize(int n, int64_t value = 0);
+
+  int size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  int64_t& operator[](int i) { return v_[i]; }
+  int64_t operator[](int i) const { return v_[i]; }
+  int64_t& back() { return v_[n_ - 1]; }
+  int64_t back() const { return v_[n_ - 1]; }
+  const int64_t* data() const { return v_; }
+  int64_t* data() { return v_; }
+  const int64_t* begin() const { return v_; }
+  const int64_t* end() const { return v_ + n_; }
+
+  bool operator==(const Dims& o) const { return n_ == o.n_ && std::memcmp(v_, o.v_, sizeof(int64_t) * n_) == 0; }
+  bool operator!=(const Dims& o) const { return !(*this == o); }
+
+  std::vector<int64_t> to_vector() const { return std::vector<int64_t>(v_, v_ + n_); }
+  // "(2, 3)" / "(4,)" / "()" as NumPy prints shapes.
+  std::string to_string() const;
+
+ private:
+  int n_ = 0;
+  int64_t v_[kMaxNdim];
+};
+
+using Shape = Dims;
+using Strides = Dims;  // in bytes; may be negative or zero
+
+// Product of the extents (1 for a 0-d shape).
+int64_t shape_size(const Shape& shape);
+// Strides of a C- or F-ordered array of this shape.
+Strides c_strides(const Shape& shape, int64_t itemsize);
+Strides f_strides(const Shape& shape, int64_t itemsize);
+// NumPy's flags: contiguity ignores extents of size 1, and empty arrays are both.
+bool is_c_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize);
+bool is_f_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize);
+
+// numpy.broadcast_shapes; throws ValueError naming the shapes.
+Shape broadcast_shapes(const std::vector<Shape>& shapes);
+// Strides for viewing `shape`/`strides` as `target` (zero strides where broadcast);
+// throws ValueError if it cannot broadcast.
+Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& target);
+
+// Normalizes a possibly negative axis for an array of ndim dims; throws AxisError.
+int normalize_axis(int64_t axis, int ndim);
+// Normalizes an axis tuple (rejecting duplicates with ValueError).
+std::vector<int> normalize_axes(const std::vector<int64_t>& axes, int ndim);
+
+}  // namespace kumo

@@ -1,0 +1,476 @@
+#include "kernels/codegen.h"
+
+#include <sstream>
+
+#include "core/errors.h"
+#include "core/shape.h"
+
+namespace kumo {
+namespace detail {
+const std::string& prelude_source();
+}
+namespace kernels {
+
+const std::string& prelude_source() { return detail::prelude_source(); }
+
+const std::string& kernel_support_source() {
+  // Shared by both targets; the argument structs built by the launchers
+  // (kernels/launch_args.h) mirror these layouts field for field.
+  static const std::string s = R"KUMO(
+#define KUMO_MAX_NDIM )KUMO" + std::to_string(kMaxNdim) + R"KUMO(
+struct KumoIndex {
+  int64_t index_, size_;
+  KUMO_FN KumoIndex(int64_t i, int64_t n) : index_(i), size_(n) {}
+  KUMO_FN int64_t get() const { return index_; }
+  KUMO_FN int64_t size() const { return size_; }
+};
+struct KumoRawDesc {
+  char* ptr;
+  int64_t size;
+  int32_t ndim;
+  int32_t contiguous;
+  int64_t shape[KUMO_MAX_NDIM];
+  int64_t strides[KUMO_MAX_NDIM];
+};
+template <class T>
+struct KumoRawArray {
+  const KumoRawDesc* d;
+  KUMO_FN explicit KumoRawArray(const KumoRawDesc& desc) : d(&desc) {}
+  KUMO_FN int64_t size() const { return d->size; }
+  KUMO_FN int ndim() const { return d->ndim; }
+  KUMO_FN const int64_t* shape() const { return d->shape; }
+  KUMO_FN const int64_t* strides() const { return d->strides; }
+  KUMO_FN T* data() const { return reinterpret_cast<T*>(d->ptr); }
+  // Flat C-order index.
+  KUMO_FN T& at(int64_t i) const {
+    if (d->contiguous) return reinterpret_cast<T*>(d->ptr)[i];
+    int64_t off = 0;
+    for (int k = d->ndim - 1; k >= 0; --k) {
+      int64_t n = d->shape[k];
+      off += (i % n) * d->strides[k];
+      i /= n;
+    }
+    return *reinterpret_cast<T*>(d->ptr + off);
+  }
+  // One overload per integer type, so a literal 0 is not ambiguous with the pointer forms.
+  KUMO_FN T& operator[](int i) const { return at(i); }
+  KUMO_FN T& operator[](unsigned int i) const { return at(static_cast<int64_t>(i)); }
+  KUMO_FN T& operator[](long i) const { return at(static_cast<int64_t>(i)); }
+  KUMO_FN T& operator[](unsigned long i) const { return at(static_cast<int64_t>(i)); }
+  KUMO_FN T& operator[](long long i) const { return at(static_cast<int64_t>(i)); }
+  KUMO_FN T& operator[](unsigned long long i) const { return at(static_cast<int64_t>(i)); }
+  // Multi-index.
+  KUMO_FN T& operator[](const int64_t* idx) const {
+    int64_t off = 0;
+    for (int k = 0; k < d->ndim; ++k) off += idx[k] * d->strides[k];
+    return *reinterpret_cast<T*>(d->ptr + off);
+  }
+  KUMO_FN T& operator[](const int* idx) const {
+    int64_t off = 0;
+    for (int k = 0; k < d->ndim; ++k) off += static_cast<int64_t>(idx[k]) * d->strides[k];
+    return *reinterpret_cast<T*>(d->ptr + off);
+  }
+};
+// Value-with-position accumulator for argmin/argmax style reductions.
+template <class T>
+struct KumoArg {
+  T value;
+  int64_t index;
+  KUMO_FN KumoArg() : value(), index(0) {}
+  KUMO_FN KumoArg(const T& v, int64_t i) : value(v), index(i) {}
+};
+)KUMO";
+  return s;
+}
+
+std::string resolve_c_type(const std::string& type_name, const TypeBindings& bindings) {
+  for (const auto& b : bindings)
+    if (b.first == type_name) return kernel_type_name(b.second);
+  Dtype d;
+  if (try_dtype_from_name(type_name, &d)) return kernel_type_name(d);
+  return type_name;  // a C type written directly (e.g. "KumoArg<float>")
+}
+
+namespace {
+
+std::string typedefs(const TypeBindings& bindings) {
+  std::string s;
+  for (const auto& b : bindings) s += "typedef " + std::string(kernel_type_name(b.second)) + " " + b.first + ";\n";
+  return s;
+}
+
+std::string header(const TypeBindings& bindings, const std::string& preamble, Target target) {
+  std::string s = target == Target::kCuda ? "// kumo kernel (cuda)\n" : "// kumo kernel (host)\n";
+  s += prelude_source();
+  s += kernel_support_source();
+  s += typedefs(bindings);
+  s += preamble;
+  s += "\n";
+  return s;
+}
+
+struct Operand {
+  std::string name;
+  std::string param_type;  // C type in the kernel
+  std::string array_type;  // C type of the memory
+  bool is_output;
+  bool is_const;
+};
+
+}  // namespace
+
+std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature& sig, Target target) {
+  const size_t n_params = spec.in_params.size() + spec.out_params.size();
+  if (sig.param_dtypes.size() != n_params || sig.array_dtypes.size() != n_params)
+    throw ValueError("internal: elementwise signature does not match the spec");
+  std::vector<Operand> ops;  // non-raw, in order
+  std::vector<std::pair<std::string, std::string>> raws;  // name, C type
+  for (size_t k = 0; k < n_params; ++k) {
+    bool is_out = k >= spec.in_params.size();
+    const ParamSpec& p = is_out ? spec.out_params[k - spec.in_params.size()] : spec.in_params[k];
+    std::string pt = kernel_type_name(sig.param_dtypes[k]);
+    if (p.raw) {
+      raws.emplace_back(p.name, pt);
+    } else {
+      ops.push_back({p.name, pt, kernel_type_name(sig.array_dtypes[k]), is_out, p.is_const || !is_out});
+    }
+  }
+  const size_t nops = ops.size(), nraw = raws.size();
+  std::ostringstream o;
+  o << header(sig.bindings, spec.preamble, target);
+  o << "struct KumoArgs {\n  int64_t size;\n  int32_t ndim;\n  int32_t contiguous;\n"
+       "  int64_t shape[KUMO_MAX_NDIM];\n";
+  if (nops) o << "  char* ptr[" << nops << "];\n  int64_t strides[" << nops << "][KUMO_MAX_NDIM];\n";
+  if (nraw) o << "  KumoRawDesc raw[" << nraw << "];\n";
+  o << "};\n";
+
+  // The element function: loads cast to the parameter types, outputs are
+  // references (or cast on store), the user's operation runs in between.
+  o << "static KUMO_FN void kumo_element(int64_t i, int64_t _size";
+  for (size_t k = 0; k < nops; ++k)
+    o << ", " << (ops[k].is_output ? "" : "const ") << ops[k].array_type << "& _p" << k;
+  for (size_t r = 0; r < nraw; ++r) o << ", const KumoRawArray<" << raws[r].second << ">& " << raws[r].first;
+  o << ") {\n  const KumoIndex _ind(i, _size);\n  (void)_ind;\n";
+  for (size_t k = 0; k < nops; ++k) {
+    const Operand& op = ops[k];
+    bool same = op.param_type == op.array_type;
+    if (!op.is_output) {
+      if (same) o << "  const " << op.param_type << "& " << op.name << " = _p" << k << ";\n";
+      else o << "  const " << op.param_type << " " << op.name << " = kumo_cast<" << op.param_type << ">(_p" << k << ");\n";
+    } else if (same) {
+      o << "  " << op.param_type << "& " << op.name << " = _p" << k << ";\n";
+    } else {
+      o << "  " << op.param_type << " " << op.name << " = kumo_cast<" << op.param_type << ">(_p" << k << ");\n";
+    }
+  }
+  o << "  {\n" << spec.operation << "\n;\n  }\n";
+  for (size_t k = 0; k < nops; ++k)
+    if (ops[k].is_output && ops[k].param_type != ops[k].array_type)
+      o << "  _p" << k << " = kumo_cast<" << ops[k].array_type << ">(" << ops[k].name << ");\n";
+  o << "}\n";
+
+  auto raw_decls = [&](const char* args) {
+    std::string s;
+    for (size_t r = 0; r < nraw; ++r)
+      s += "  const KumoRawArray<" + raws[r].second + "> _r" + std::to_string(r) + "(" + args + ".raw[" +
+           std::to_string(r) + "]);\n";
+    return s;
+  };
+  auto raw_args = [&]() {
+    std::string s;
+    for (size_t r = 0; r < nraw; ++r) s += ", _r" + std::to_string(r);
+    return s;
+  };
+  auto elem_ref = [&](size_t k, const std::string& addr) {
+    return std::string("*reinterpret_cast<") + (ops[k].is_output ? "" : "const ") + ops[k].array_type + "*>(" + addr + ")";
+  };
+
+  if (target == Target::kHost) {
+    o << "extern \"C\" void kumo_elementwise(const void* _vargs, int64_t _begin, int64_t _end) {\n"
+         "  const KumoArgs& A = *static_cast<const KumoArgs*>(_vargs);\n";
+    o << raw_decls("A");
+    // Contiguous: typed restrict pointers so the loop vectorizes.
+    o << "  if (A.contiguous) {\n";
+    for (size_t k = 0; k < nops; ++k)
+      o << "    " << (ops[k].is_output ? "" : "const ") << ops[k].array_type << "* __restrict__ p" << k
+        << " = reinterpret_cast<" << (ops[k].is_output ? "" : "const ") << ops[k].array_type << "*>(A.ptr[" << k
+        << "]);\n";
+    o << "    for (int64_t i = _begin; i < _end; ++i) kumo_element(i, A.size";
+    for (size_t k = 0; k < nops; ++k) o << ", p" << k << "[i]";
+    o << raw_args() << ");\n    return;\n  }\n";
+    if (nops) {
+      // Strided: walk the innermost axis with pointer increments and carry
+      // into outer axes; division happens once per call, not per element.
+      o << "  const int nd = A.ndim;\n  int64_t idx[KUMO_MAX_NDIM];\n  int64_t rem = _begin;\n"
+           "  for (int d = nd - 1; d >= 0; --d) { idx[d] = rem % A.shape[d]; rem /= A.shape[d]; }\n";
+      for (size_t k = 0; k < nops; ++k) {
+        o << "  char* q" << k << " = A.ptr[" << k << "];\n";
+        o << "  for (int d = 0; d < nd; ++d) q" << k << " += idx[d] * A.strides[" << k << "][d];\n";
+        o << "  const int64_t s" << k << " = A.strides[" << k << "][nd - 1];\n";
+      }
+      o << "  const int64_t inner = A.shape[nd - 1];\n  int64_t i = _begin;\n  while (i < _end) {\n"
+           "    int64_t n = inner - idx[nd - 1];\n    if (n > _end - i) n = _end - i;\n"
+           "    for (int64_t k = 0; k < n; ++k) kumo_element(i + k, A.size";
+      for (size_t k = 0; k < nops; ++k) o << ", " << elem_ref(k, "q" + std::to_string(k) + " + k * s" + std::to_string(k));
+      o << raw_args() << ");\n    i += n;\n    idx[nd - 1] += n;\n";
+      for (size_t k = 0; k < nops; ++k) o << "    q" << k << " += n * s" << k << ";\n";
+      o << "    for (int d = nd - 1; d > 0 && idx[d] >= A.shape[d]; --d) {\n";
+      for (size_t k = 0; k < nops; ++k)
+        o << "      q" << k << " += A.strides[" << k << "][d - 1] - A.shape[d] * A.strides[" << k << "][d];\n";
+      o << "      idx[d] = 0;\n      ++idx[d - 1];\n    }\n  }\n";
+    } else {
+      o << "  for (int64_t i = _begin; i < _end; ++i) kumo_element(i, A.size" << raw_args() << ");\n";
+    }
+    o << "}\n";
+  } else {
+    o << "extern \"C\" __global__ void kumo_elementwise(const KumoArgs A) {\n";
+    o << raw_decls("A");
+    o << "  const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;\n"
+         "  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < A.size; i += step) {\n";
+    o << "    if (A.contiguous) {\n      kumo_element(i, A.size";
+    for (size_t k = 0; k < nops; ++k)
+      o << ", reinterpret_cast<" << (ops[k].is_output ? "" : "const ") << ops[k].array_type << "*>(A.ptr[" << k
+        << "])[i]";
+    o << raw_args() << ");\n    } else {\n      int64_t rem = i;\n";
+    for (size_t k = 0; k < nops; ++k) o << "      char* q" << k << " = A.ptr[" << k << "];\n";
+    o << "      for (int d = A.ndim - 1; d >= 0; --d) {\n        const int64_t c = rem % A.shape[d];\n"
+         "        rem /= A.shape[d];\n";
+    for (size_t k = 0; k < nops; ++k) o << "        q" << k << " += c * A.strides[" << k << "][d];\n";
+    o << "      }\n      kumo_element(i, A.size";
+    for (size_t k = 0; k < nops; ++k) o << ", " << elem_ref(k, "q" + std::to_string(k));
+    o << raw_args() << ");\n    }\n  }\n}\n";
+  }
+  return o.str();
+}
+
+std::string generate_reduction(const ReductionSpec& spec, const ReductionSignature& sig, Target target) {
+  const size_t nin = spec.in_params.size(), nout = spec.out_params.size();
+  if (sig.param_dtypes.size() != nin + nout || sig.array_dtypes.size() != nin + nout)
+    throw ValueError("internal: reduction signature does not match the spec");
+  if (nin == 0) throw ValueError("a reduction kernel needs at least one input");
+  auto ptype = [&](size_t k) { return std::string(kernel_type_name(sig.param_dtypes[k])); };
+  auto atype = [&](size_t k) { return std::string(kernel_type_name(sig.array_dtypes[k])); };
+  const size_t nops = nin + nout;
+  std::ostringstream o;
+  o << header(sig.bindings, spec.preamble, target);
+  o << "typedef " << sig.reduce_type << " _type_reduce;\n";
+  o << "struct KumoRArgs {\n  int64_t out_size;\n  int64_t red_size;\n  int32_t out_ndim;\n  int32_t red_ndim;\n"
+       "  int32_t unused0;\n  int32_t unused1;\n  int64_t out_shape[KUMO_MAX_NDIM];\n"
+       "  int64_t red_shape[KUMO_MAX_NDIM];\n  char* ptr["
+    << nops << "];\n  int64_t out_strides[" << nops << "][KUMO_MAX_NDIM];\n  int64_t red_strides[" << nin
+    << "][KUMO_MAX_NDIM];\n};\n";
+
+  // map: inputs (as their array types) -> accumulator.
+  o << "static KUMO_FN _type_reduce kumo_map(int64_t _j";
+  for (size_t k = 0; k < nin; ++k) o << ", const " << atype(k) << "& _p" << k;
+  o << ") {\n  const int64_t _J = _j;\n  (void)_J;\n";
+  for (size_t k = 0; k < nin; ++k) {
+    if (ptype(k) == atype(k)) o << "  const " << ptype(k) << "& " << spec.in_params[k].name << " = _p" << k << ";\n";
+    else o << "  const " << ptype(k) << " " << spec.in_params[k].name << " = kumo_cast<" << ptype(k) << ">(_p" << k << ");\n";
+  }
+  o << "  return _type_reduce(" << spec.map_expr << ");\n}\n";
+  o << "static KUMO_FN _type_reduce kumo_reduce(const _type_reduce& a, const _type_reduce& b) {\n  return _type_reduce("
+    << spec.reduce_expr << ");\n}\n";
+  o << "static KUMO_FN void kumo_post(const _type_reduce& a";
+  for (size_t k = 0; k < nout; ++k) o << ", " << atype(nin + k) << "& _o" << k;
+  o << ") {\n";
+  for (size_t k = 0; k < nout; ++k) {
+    const std::string& nm = spec.out_params[k].name;
+    if (ptype(nin + k) == atype(nin + k)) o << "  " << ptype(nin + k) << "& " << nm << " = _o" << k << ";\n";
+    else o << "  " << ptype(nin + k) << " " << nm << " = " << ptype(nin + k) << "();\n";
+  }
+  o << "  {\n" << (spec.post_map_expr.empty() ? "" : spec.post_map_expr) << "\n;\n  }\n";
+  for (size_t k = 0; k < nout; ++k)
+    if (ptype(nin + k) != atype(nin + k))
+      o << "  _o" << k << " = kumo_cast<" << atype(nin + k) << ">(" << spec.out_params[k].name << ");\n";
+  o << "}\n";
+  o << "static KUMO_FN _type_reduce kumo_identity() { return _type_reduce("
+    << (spec.identity.empty() ? "" : spec.identity) << "); }\n";
+  o << "#define KUMO_HAS_IDENTITY " << (spec.identity.empty() ? 0 : 1) << "\n";
+
+  // Calls kumo_map on element k of a run whose operands are at q[] with byte strides s[].
+  auto map_call = [&](const std::string& j, const std::string& k, bool contig) {
+    std::string s = "kumo_map(" + j;
+    for (size_t m = 0; m < nin; ++m) {
+      std::string t = atype(m), ms = std::to_string(m);
+      if (contig) s += ", reinterpret_cast<const " + t + "*>(q[" + ms + "])[" + k + "]";
+      else s += ", *reinterpret_cast<const " + t + "*>(q[" + ms + "] + (" + k + ") * s[" + ms + "])";
+    }
+    return s + ")";
+  };
+
+  if (target == Target::kHost) {
+    o << "#define KUMO_NIN " << nin << "\n";
+    // Pairwise over a 1-D run: eight interleaved accumulators in blocks of
+    // 128, recursion above that, so float sums keep NumPy's accuracy.
+    for (int contig = 1; contig >= 0; --contig) {
+      std::string fn = contig ? "kumo_pairwise_c" : "kumo_pairwise_s";
+      o << "static _type_reduce " << fn << "(char* const* q, const int64_t* s, int64_t j0, int64_t n) {\n";
+      o << "  if (n <= 8) {\n    _type_reduce r = " << map_call("j0", "0", contig)
+        << ";\n    for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, " << map_call("j0 + k", "k", contig)
+        << ");\n    return r;\n  }\n";
+      o << "  if (n <= 128) {\n    _type_reduce r[8];\n    for (int m = 0; m < 8; ++m) r[m] = "
+        << map_call("j0 + m", "m", contig) << ";\n    int64_t k = 8;\n    for (; k + 8 <= n; k += 8)\n"
+        << "      for (int m = 0; m < 8; ++m) r[m] = kumo_reduce(r[m], " << map_call("j0 + k + m", "k + m", contig)
+        << ");\n    _type_reduce t = kumo_reduce(kumo_reduce(kumo_reduce(r[0], r[1]), kumo_reduce(r[2], r[3])),"
+           " kumo_reduce(kumo_reduce(r[4], r[5]), kumo_reduce(r[6], r[7])));\n"
+        << "    for (; k < n; ++k) t = kumo_reduce(t, " << map_call("j0 + k", "k", contig) << ");\n    return t;\n  }\n";
+      o << "  int64_t h = n / 2;\n  h -= h % 8;\n  char* q2[KUMO_NIN];\n"
+           "  for (int m = 0; m < KUMO_NIN; ++m) q2[m] = q[m] + h * s[m];\n"
+        << "  return kumo_reduce(" << fn << "(q, s, j0, h), " << fn << "(q2, s, j0 + h, n - h));\n}\n";
+    }
+    o << R"KUMO(
+static const int64_t kumo_in_itemsize[KUMO_NIN] = {)KUMO";
+    for (size_t k = 0; k < nin; ++k) o << (k ? ", " : "") << "(int64_t)sizeof(" << atype(k) << ")";
+    o << R"KUMO(};
+// Reduces positions [jb, je) of the reduction for the output whose operands start at base[].
+static _type_reduce kumo_span(const KumoRArgs& A, char* const* base, int64_t jb, int64_t je) {
+  const int nd = A.red_ndim;
+  int64_t idx[KUMO_MAX_NDIM];
+  char* q[KUMO_NIN];
+  int64_t s[KUMO_NIN];
+  bool contig = true;
+  int64_t rem = jb;
+  for (int d = nd - 1; d >= 0; --d) { idx[d] = rem % A.red_shape[d]; rem /= A.red_shape[d]; }
+  for (int m = 0; m < KUMO_NIN; ++m) {
+    q[m] = base[m];
+    for (int d = 0; d < nd; ++d) q[m] += idx[d] * A.red_strides[m][d];
+    s[m] = A.red_strides[m][nd - 1];
+    if (s[m] != kumo_in_itemsize[m]) contig = false;
+  }
+  const int64_t inner = A.red_shape[nd - 1];
+  _type_reduce acc = _type_reduce();
+  bool has = false;
+  int64_t j = jb;
+  while (j < je) {
+    int64_t n = inner - idx[nd - 1];
+    if (n > je - j) n = je - j;
+    _type_reduce part = contig ? kumo_pairwise_c(q, s, j, n) : kumo_pairwise_s(q, s, j, n);
+    acc = has ? kumo_reduce(acc, part) : part;
+    has = true;
+    j += n;
+    idx[nd - 1] += n;
+    for (int m = 0; m < KUMO_NIN; ++m) q[m] += n * s[m];
+    for (int d = nd - 1; d > 0 && idx[d] >= A.red_shape[d]; --d) {
+      for (int m = 0; m < KUMO_NIN; ++m) q[m] += A.red_strides[m][d - 1] - A.red_shape[d] * A.red_strides[m][d];
+      idx[d] = 0;
+      ++idx[d - 1];
+    }
+  }
+  return acc;
+}
+static void kumo_out_bases(const KumoRArgs& A, int64_t o, char** base) {
+  for (int m = 0; m < )KUMO" << nops << R"KUMO(; ++m) base[m] = A.ptr[m];
+  for (int d = A.out_ndim - 1; d >= 0; --d) {
+    const int64_t c = o % A.out_shape[d];
+    o /= A.out_shape[d];
+    for (int m = 0; m < )KUMO" << nops << R"KUMO(; ++m) base[m] += c * A.out_strides[m][d];
+  }
+}
+static void kumo_post_at(const _type_reduce& r, char* const* base) {
+  kumo_post(r)KUMO";
+    for (size_t k = 0; k < nout; ++k) o << ", *reinterpret_cast<" << atype(nin + k) << "*>(base[" << nin + k << "])";
+    o << R"KUMO();
+}
+// One output per step: the reduction runs along the (squashed) reduce axes.
+extern "C" void kumo_reduce_rows(const void* _vargs, int64_t ob, int64_t oe) {
+  const KumoRArgs& A = *static_cast<const KumoRArgs*>(_vargs);
+  char* base[)KUMO" << nops << R"KUMO(];
+  for (int64_t o = ob; o < oe; ++o) {
+    kumo_out_bases(A, o, base);
+    _type_reduce r = A.red_size > 0 ? kumo_span(A, base, 0, A.red_size) : kumo_identity();
+    kumo_post_at(r, base);
+  }
+}
+// Outputs contiguous along one axis: the reduction loop is outside and the
+// output loop inside, so the inner loop streams through memory.
+extern "C" void kumo_reduce_columns(const void* _vargs, int64_t ob, int64_t oe) {
+  const KumoRArgs& A = *static_cast<const KumoRArgs*>(_vargs);
+  enum { B = 256 };
+  _type_reduce acc[B];
+  const int nd = A.red_ndim;
+  for (int64_t blk = ob; blk < oe; blk += B) {
+    const int64_t m = (oe - blk < B) ? oe - blk : B;
+    if (A.red_size == 0) {
+      for (int64_t t = 0; t < m; ++t) acc[t] = kumo_identity();
+    }
+    int64_t idx[KUMO_MAX_NDIM];
+    for (int d = 0; d < nd; ++d) idx[d] = 0;
+    char* q[KUMO_NIN];
+    for (int k = 0; k < KUMO_NIN; ++k) q[k] = A.ptr[k] + blk * A.out_strides[k][0];
+    for (int64_t j = 0; j < A.red_size; ++j) {
+)KUMO";
+    o << "      if (j == 0) { for (int64_t t = 0; t < m; ++t) acc[t] = " << map_call("j", "t", true)
+      << "; }\n      else { for (int64_t t = 0; t < m; ++t) acc[t] = kumo_reduce(acc[t], " << map_call("j", "t", true)
+      << "); }\n";
+    o << R"KUMO(      for (int d = nd - 1; d >= 0; --d) {
+        for (int k = 0; k < KUMO_NIN; ++k) q[k] += A.red_strides[k][d];
+        if (++idx[d] < A.red_shape[d]) break;
+        for (int k = 0; k < KUMO_NIN; ++k) q[k] -= A.red_shape[d] * A.red_strides[k][d];
+        idx[d] = 0;
+      }
+    }
+    char* base[)KUMO" << nops << R"KUMO(];
+    for (int64_t t = 0; t < m; ++t) {
+      for (int k = 0; k < )KUMO" << nops << R"KUMO(; ++k) base[k] = A.ptr[k] + (blk + t) * A.out_strides[k][0];
+      kumo_post_at(acc[t], base);
+    }
+  }
+}
+extern "C" int64_t kumo_reduce_type_size() { return (int64_t)sizeof(_type_reduce); }
+// Partial result of positions [jb, je) for output 0 (full reductions split across threads).
+extern "C" void kumo_reduce_partial(const void* _vargs, int64_t jb, int64_t je, void* dst) {
+  const KumoRArgs& A = *static_cast<const KumoRArgs*>(_vargs);
+  char* base[)KUMO" << nops << R"KUMO(];
+  kumo_out_bases(A, 0, base);
+  *static_cast<_type_reduce*>(dst) = kumo_span(A, base, jb, je);
+}
+extern "C" void kumo_reduce_combine(const void* _vargs, const void* partials, int64_t n) {
+  const KumoRArgs& A = *static_cast<const KumoRArgs*>(_vargs);
+  const _type_reduce* p = static_cast<const _type_reduce*>(partials);
+  _type_reduce r = p[0];
+  for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, p[k]);
+  char* base[)KUMO" << nops << R"KUMO(];
+  kumo_out_bases(A, 0, base);
+  kumo_post_at(r, base);
+}
+)KUMO";
+  } else {
+    // One block per output (grid-stride over outputs); threads stride over
+    // the reduction and combine through shared memory.
+    o << "extern \"C\" __global__ void kumo_reduction(const KumoRArgs A) {\n"
+         "  __shared__ __align__(16) unsigned char sh_raw[256 * sizeof(_type_reduce)];\n"
+         "  __shared__ bool shv[256];\n"
+         "  _type_reduce* sh = reinterpret_cast<_type_reduce*>(sh_raw);\n"
+         "  const int tid = threadIdx.x;\n"
+         "  for (int64_t o = blockIdx.x; o < A.out_size; o += gridDim.x) {\n"
+         "    char* base[" << nops << "];\n"
+         "    for (int m = 0; m < " << nops << "; ++m) base[m] = A.ptr[m];\n"
+         "    int64_t rem = o;\n"
+         "    for (int d = A.out_ndim - 1; d >= 0; --d) {\n"
+         "      const int64_t c = rem % A.out_shape[d];\n      rem /= A.out_shape[d];\n"
+         "      for (int m = 0; m < " << nops << "; ++m) base[m] += c * A.out_strides[m][d];\n    }\n"
+         "    _type_reduce acc = _type_reduce();\n    bool has = false;\n"
+         "    for (int64_t j = tid; j < A.red_size; j += blockDim.x) {\n"
+         "      int64_t r2 = j;\n      char* q[" << nin << "];\n"
+         "      for (int m = 0; m < " << nin << "; ++m) q[m] = base[m];\n"
+         "      for (int d = A.red_ndim - 1; d >= 0; --d) {\n"
+         "        const int64_t c = r2 % A.red_shape[d];\n        r2 /= A.red_shape[d];\n"
+         "        for (int m = 0; m < " << nin << "; ++m) q[m] += c * A.red_strides[m][d];\n      }\n";
+    o << "      const _type_reduce v = kumo_map(j";
+    for (size_t m = 0; m < nin; ++m) o << ", *reinterpret_cast<const " << atype(m) << "*>(q[" << m << "])";
+    o << ");\n      acc = has ? kumo_reduce(acc, v) : v;\n      has = true;\n    }\n"
+         "    sh[tid] = acc;\n    shv[tid] = has;\n    __syncthreads();\n"
+         "    for (int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+         "      if (tid < s && shv[tid + s]) {\n"
+         "        sh[tid] = shv[tid] ? kumo_reduce(sh[tid], sh[tid + s]) : sh[tid + s];\n"
+         "        shv[tid] = true;\n      }\n      __syncthreads();\n    }\n"
+         "    if (tid == 0) {\n      const _type_reduce r = shv[0] ? sh[0] : kumo_identity();\n      kumo_post(r";
+    for (size_t k = 0; k < nout; ++k) o << ", *reinterpret_cast<" << atype(nin + k) << "*>(base[" << nin + k << "])";
+    o << ");\n    }\n    __syncthreads();\n  }\n}\n";
+  }
+  return o.str();
+}
+
+}  // namespace kernels
+}  // namespace kumo

@@ -1,0 +1,267 @@
+#include "kernels/elementwise.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "core/cuda_plugin.h"
+#include "core/errors.h"
+#include "kernels/kernel_cache.h"
+#include "kernels/launch.h"
+
+namespace kumo {
+namespace kernels {
+
+namespace {
+
+constexpr int64_t kHostGrain = 1 << 15;
+constexpr unsigned kCudaBlock = 256;
+
+struct CompiledElementwise {
+  HostRangeFn host_fn = nullptr;
+  std::string cuda_source;                       // generated once
+  std::unordered_map<int, std::string> cubins;   // per arch
+};
+
+std::mutex g_mu;
+std::unordered_map<KernelKey, std::shared_ptr<CompiledElementwise>, KernelKeyHash>& fast_cache() {
+  static auto* m = new std::unordered_map<KernelKey, std::shared_ptr<CompiledElementwise>, KernelKeyHash>();
+  return *m;
+}
+
+std::shared_ptr<CompiledElementwise> compile(const ElementwiseSpec& spec, const ElementwiseSignature& sig,
+                                             Target target) {
+  auto ck = std::make_shared<CompiledElementwise>();
+  if (target == Target::kHost) {
+    std::string src = generate_elementwise(spec, sig, Target::kHost);
+    auto mod = get_host_module(src);
+    ck->host_fn = reinterpret_cast<HostRangeFn>(mod->symbol("kumo_elementwise"));
+    if (verify_cuda_enabled()) verify_cuda_source(generate_elementwise(spec, sig, Target::kCuda), spec.options);
+  } else {
+    ck->cuda_source = generate_elementwise(spec, sig, Target::kCuda);
+  }
+  return ck;
+}
+
+std::shared_ptr<CompiledElementwise> lookup(const ElementwiseSpec& spec, const ElementwiseSignature& sig,
+                                            Target target) {
+  KernelKey key;
+  bool keyed = make_kernel_key(spec.id, static_cast<int>(target), sig.param_dtypes, sig.array_dtypes, &key);
+  if (keyed) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    auto it = fast_cache().find(key);
+    if (it != fast_cache().end()) return it->second;
+  }
+  auto ck = compile(spec, sig, target);
+  if (keyed) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    fast_cache()[key] = ck;
+  }
+  return ck;
+}
+
+}  // namespace
+
+TypeBindings bind_generic_types(const std::vector<ParamSpec>& params, const std::vector<const Array*>& arrays,
+                                const TypeBindings& forced) {
+  TypeBindings b = forced;
+  auto find = [&](const std::string& name) -> Dtype* {
+    for (auto& kv : b)
+      if (kv.first == name) return &kv.second;
+    return nullptr;
+  };
+  for (size_t i = 0; i < params.size() && i < arrays.size(); ++i) {
+    const ParamSpec& p = params[i];
+    if (!p.is_generic || !arrays[i] || !arrays[i]->defined()) continue;
+    Dtype d = arrays[i]->dtype();
+    Dtype* existing = find(p.type_name);
+    if (!existing) {
+      b.emplace_back(p.type_name, d);
+    } else if (*existing != d) {
+      throw TypeError("Type is mismatched. " + p.name + " " + p.type_name + " " + dtype_name(d) + " " +
+                      dtype_name(*existing));
+    }
+  }
+  return b;
+}
+
+void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature& sig, const std::vector<Array>& args,
+                        int64_t size) {
+  const size_t nin = spec.in_params.size();
+  const size_t n = args.size();
+  if (n != nin + spec.out_params.size())
+    throw ValueError("Wrong number of arguments for '" + spec.name + "'");
+  std::vector<const Array*> all;
+  for (const Array& a : args) all.push_back(&a);
+  check_same_device(all);
+  Device& device = args.empty() ? current_device() : args[0].device();
+
+  // Iteration shape: the outputs' shape; inputs broadcast to it.
+  std::vector<Shape> shapes;
+  for (size_t k = 0; k < n; ++k) {
+    bool raw = k < nin ? spec.in_params[k].raw : spec.out_params[k - nin].raw;
+    if (!raw) shapes.push_back(args[k].shape());
+  }
+  Shape shape;
+  if (!shapes.empty()) {
+    shape = broadcast_shapes(shapes);
+    for (size_t k = nin; k < n; ++k) {
+      if (spec.out_params[k - nin].raw) continue;
+      if (args[k].shape() != shape)
+        throw ValueError("non-broadcastable output operand with shape " + args[k].shape().to_string() +
+                         " doesn't match the broadcast shape " + shape.to_string());
+      if (!args[k].writeable()) throw ValueError("output array is read-only");
+    }
+  } else {
+    if (size < 0) throw ValueError("Loop size is undecided: pass size= when every argument is raw");
+    shape = Shape{size};
+  }
+  const int64_t total = shape_size(shape);
+
+  // Operands of the loop (non-raw) and raw descriptors.
+  std::vector<Array> ops;
+  std::vector<Array> raws;
+  int lead = -1;
+  for (size_t k = 0; k < n; ++k) {
+    bool raw = k < nin ? spec.in_params[k].raw : spec.out_params[k - nin].raw;
+    if (raw) {
+      raws.push_back(args[k]);
+      continue;
+    }
+    Array a = args[k];
+    if (k < nin) {
+      // An input that overlaps an output differently must be read before
+      // it is overwritten: take a copy (NumPy does the same).
+      for (size_t o = nin; o < n; ++o) {
+        const Array& out = args[o];
+        if (out.memory() == a.memory() && a.memory()->size() > 0 &&
+            !(out.offset() == a.offset() && out.strides() == a.strides() && out.shape() == a.shape())) {
+          a = a.copy(Order::kC);
+          break;
+        }
+      }
+    } else if (lead < 0) {
+      lead = static_cast<int>(ops.size());
+    }
+    ops.push_back(a);
+  }
+  if (total == 0) return;
+
+  std::vector<Strides> strides;
+  for (const Array& a : ops) strides.push_back(broadcast_strides(a.shape(), a.strides(), shape));
+  IterSpace it;
+  if (spec.reorder_axes) {
+    it = squash(shape, strides, lead);
+  } else {
+    it = squash(shape, strides, -1);
+  }
+  bool contiguous = it.shape.size() <= 1;
+  if (contiguous)
+    for (size_t k = 0; k < ops.size(); ++k)
+      if (it.shape.size() == 1 && it.strides[k][0] != ops[k].itemsize()) contiguous = false;
+  if (it.shape.size() == 0) {
+    // A single element: treat as a contiguous run of one.
+    it.shape = Shape{1};
+    for (auto& s : it.strides) s = Strides{0};
+    contiguous = true;
+  }
+
+  ArgsBuffer buf;
+  buf.i64(total);
+  buf.two_i32(it.shape.size(), contiguous ? 1 : 0);
+  buf.dims(it.shape.data(), it.shape.size());
+  for (const Array& a : ops) buf.ptr(a.data());
+  for (size_t k = 0; k < ops.size(); ++k) buf.dims(it.strides[k].data(), it.shape.size());
+  for (const Array& r : raws) buf.raw_desc(r);
+
+  if (device.type() == DeviceType::kCPU) {
+    auto ck = lookup(spec, sig, Target::kHost);
+    run_host_range(ck->host_fn, buf.data(), total, kHostGrain);
+  } else {
+    auto ck = lookup(spec, sig, Target::kCuda);
+    CudaPlugin* plugin = cuda_plugin();
+    int arch = plugin->kernels().device_arch(device.index());
+    std::string cubin;
+    {
+      std::lock_guard<std::mutex> lk(g_mu);
+      auto it2 = ck->cubins.find(arch);
+      if (it2 != ck->cubins.end()) cubin = it2->second;
+    }
+    if (cubin.empty()) {
+      cubin = get_cuda_cubin(ck->cuda_source, arch, spec.options);
+      std::lock_guard<std::mutex> lk(g_mu);
+      ck->cubins[arch] = cubin;
+    }
+    int64_t blocks = (total + kCudaBlock - 1) / kCudaBlock;
+    unsigned grid = static_cast<unsigned>(std::min<int64_t>(blocks, 1 << 20));
+    run_cuda_kernel(device, cubin, "kumo_elementwise", buf, grid, kCudaBlock);
+  }
+}
+
+std::vector<Array> call_elementwise(const ElementwiseSpec& spec, const std::vector<Array>& inputs,
+                                    std::vector<Array> outputs, const TypeBindings& forced, int64_t size) {
+  const size_t nin = spec.in_params.size(), nout = spec.out_params.size();
+  if (inputs.size() != nin)
+    throw TypeError("Wrong number of arguments for '" + spec.name + "': expected " + std::to_string(nin) +
+                    " inputs, got " + std::to_string(inputs.size()));
+  outputs.resize(nout);
+  std::vector<ParamSpec> params = spec.in_params;
+  params.insert(params.end(), spec.out_params.begin(), spec.out_params.end());
+  std::vector<const Array*> ptrs;
+  for (const Array& a : inputs) ptrs.push_back(&a);
+  for (const Array& a : outputs) ptrs.push_back(&a);
+  TypeBindings b = bind_generic_types(params, ptrs, forced);
+  auto dtype_of = [&](const ParamSpec& p) -> Dtype {
+    if (!p.is_generic) return p.dtype;
+    for (auto& kv : b)
+      if (kv.first == p.type_name) return kv.second;
+    throw TypeError("Cannot determine the type of '" + p.name + "' (" + p.type_name + ") in '" + spec.name + "'");
+  };
+  std::vector<const Array*> all;
+  for (const Array& a : inputs) all.push_back(&a);
+  for (const Array& a : outputs) all.push_back(&a);
+  check_same_device(all);
+  Device* device = nullptr;
+  for (const Array* a : all)
+    if (a->defined()) {
+      device = &a->device();
+      break;
+    }
+  if (!device) device = &current_device();
+
+  std::vector<Shape> shapes;
+  for (size_t k = 0; k < nin; ++k)
+    if (!spec.in_params[k].raw) shapes.push_back(inputs[k].shape());
+  for (size_t k = 0; k < nout; ++k)
+    if (!spec.out_params[k].raw && outputs[k].defined()) shapes.push_back(outputs[k].shape());
+  Shape shape = shapes.empty() ? Shape{size < 0 ? 0 : size} : broadcast_shapes(shapes);
+  if (shapes.empty() && size < 0) throw ValueError("Loop size is undecided: pass size= when every argument is raw");
+
+  ElementwiseSignature sig;
+  sig.bindings = b;
+  std::vector<Array> args;
+  for (size_t k = 0; k < nin; ++k) {
+    Dtype pd = dtype_of(spec.in_params[k]);
+    Array a = inputs[k];
+    if (spec.in_params[k].raw && a.dtype() != pd) a = a.astype(pd);
+    sig.param_dtypes.push_back(pd);
+    sig.array_dtypes.push_back(a.dtype());
+    args.push_back(a);
+  }
+  for (size_t k = 0; k < nout; ++k) {
+    Dtype pd = dtype_of(spec.out_params[k]);
+    if (!outputs[k].defined()) outputs[k] = Array::empty(shape, pd, *device);
+    if (spec.out_params[k].raw && outputs[k].dtype() != pd)
+      throw TypeError("raw output '" + spec.out_params[k].name + "' must have dtype " + dtype_name(pd));
+    sig.param_dtypes.push_back(pd);
+    sig.array_dtypes.push_back(outputs[k].dtype());
+    args.push_back(outputs[k]);
+  }
+  launch_elementwise(spec, sig, args, size);
+  return outputs;
+}
+
+}  // namespace kernels
+}  // namespace kumo

@@ -1,0 +1,85 @@
+// Backend-neutral pieces of kernel launching: argument buffers mirroring the
+// generated structs, dimension squashing, and the per-backend runners.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "core/shape.h"
+
+namespace kumo {
+namespace kernels {
+
+// The in-memory key of a specialised kernel: spec identity, target and the
+// (parameter, array) dtypes. Built without heap allocation on every call.
+struct KernelKey {
+  static constexpr int kMaxTypes = 64;
+  uint64_t spec_id = 0;
+  uint8_t n = 0;
+  uint8_t target = 0;
+  std::array<uint8_t, kMaxTypes> types{};
+  bool operator==(const KernelKey& o) const {
+    return spec_id == o.spec_id && n == o.n && target == o.target && std::memcmp(types.data(), o.types.data(), n) == 0;
+  }
+};
+struct KernelKeyHash {
+  size_t operator()(const KernelKey& k) const {
+    uint64_t h = k.spec_id * 0x9E3779B97F4A7C15ull ^ (static_cast<uint64_t>(k.n) << 8) ^ k.target;
+    for (int i = 0; i < k.n; ++i) h = (h ^ k.types[i]) * 0x100000001B3ull;
+    return static_cast<size_t>(h);
+  }
+};
+// False when there are too many types for a key (the caller then compiles
+// through the source-keyed cache only).
+bool make_kernel_key(uint64_t spec_id, int target, const std::vector<Dtype>& a, const std::vector<Dtype>& b,
+                     KernelKey* key);
+
+// A flat buffer of 8-byte words laid out like a generated Kumo*Args struct.
+class ArgsBuffer {
+ public:
+  void i64(int64_t v) { words_.push_back(v); }
+  void two_i32(int32_t a, int32_t b) {
+    int64_t w = 0;
+    std::memcpy(&w, &a, 4);
+    std::memcpy(reinterpret_cast<char*>(&w) + 4, &b, 4);
+    words_.push_back(w);
+  }
+  void ptr(const void* p) { words_.push_back(static_cast<int64_t>(reinterpret_cast<intptr_t>(p))); }
+  // Writes exactly kMaxNdim words: the first values.size() given, zeros after.
+  void dims(const int64_t* values, int n) {
+    for (int i = 0; i < kMaxNdim; ++i) words_.push_back(i < n ? values[i] : 0);
+  }
+  void raw_desc(const Array& a);
+  const void* data() const { return words_.data(); }
+  size_t size_bytes() const { return words_.size() * 8; }
+  void clear() { words_.clear(); }
+
+ private:
+  std::vector<int64_t> words_;
+};
+
+// The iteration space shared by several operands: shape plus per-operand
+// byte strides, after dropping unit axes and merging axes that are
+// contiguous for every operand.
+struct IterSpace {
+  Shape shape;
+  std::vector<Strides> strides;  // one per operand
+};
+// Sorts axes by the |stride| of operand `lead` (largest first) so the
+// innermost axis is the fastest for it, then squashes.
+IterSpace squash(const Shape& shape, std::vector<Strides> strides, int lead);
+
+// Host runner: calls fn(args, begin, end) over [0, n) on the thread pool.
+using HostRangeFn = void (*)(const void*, int64_t, int64_t);
+void run_host_range(HostRangeFn fn, const void* args, int64_t n, int64_t grain);
+
+// CUDA runner: loads `cubin` on the device (cached) and launches `name`.
+void run_cuda_kernel(Device& device, const std::string& cubin, const char* name, const ArgsBuffer& args,
+                     unsigned grid, unsigned block);
+
+}  // namespace kernels
+}  // namespace kumo

@@ -1,0 +1,242 @@
+#include "kernels/reduction.h"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_map>
+
+#include "core/cuda_plugin.h"
+#include "core/errors.h"
+#include "core/host/thread_pool.h"
+#include "kernels/elementwise.h"
+#include "kernels/kernel_cache.h"
+#include "kernels/launch.h"
+
+namespace kumo {
+namespace kernels {
+
+namespace {
+
+constexpr int64_t kHostGrain = 1 << 15;
+constexpr unsigned kCudaBlock = 256;  // the generated kernel's shared arrays hold 256
+
+struct CompiledReduction {
+  using Range = void (*)(const void*, int64_t, int64_t);
+  Range rows = nullptr;
+  Range columns = nullptr;
+  int64_t (*type_size)() = nullptr;
+  void (*partial)(const void*, int64_t, int64_t, void*) = nullptr;
+  void (*combine)(const void*, const void*, int64_t) = nullptr;
+  std::string cuda_source;
+  std::unordered_map<int, std::string> cubins;
+};
+
+std::mutex g_mu;
+std::unordered_map<KernelKey, std::shared_ptr<CompiledReduction>, KernelKeyHash>& cache() {
+  static auto* m = new std::unordered_map<KernelKey, std::shared_ptr<CompiledReduction>, KernelKeyHash>();
+  return *m;
+}
+
+std::shared_ptr<CompiledReduction> lookup(const ReductionSpec& spec, const ReductionSignature& sig, Target target) {
+  KernelKey key;
+  bool keyed = make_kernel_key(spec.id, static_cast<int>(target), sig.param_dtypes, sig.array_dtypes, &key);
+  if (keyed) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    auto it = cache().find(key);
+    if (it != cache().end()) return it->second;
+  }
+  auto ck = std::make_shared<CompiledReduction>();
+  if (target == Target::kHost) {
+    auto mod = get_host_module(generate_reduction(spec, sig, Target::kHost));
+    ck->rows = reinterpret_cast<CompiledReduction::Range>(mod->symbol("kumo_reduce_rows"));
+    ck->columns = reinterpret_cast<CompiledReduction::Range>(mod->symbol("kumo_reduce_columns"));
+    ck->type_size = reinterpret_cast<int64_t (*)()>(mod->symbol("kumo_reduce_type_size"));
+    ck->partial = reinterpret_cast<void (*)(const void*, int64_t, int64_t, void*)>(mod->symbol("kumo_reduce_partial"));
+    ck->combine = reinterpret_cast<void (*)(const void*, const void*, int64_t)>(mod->symbol("kumo_reduce_combine"));
+    if (verify_cuda_enabled()) verify_cuda_source(generate_reduction(spec, sig, Target::kCuda), spec.options);
+  } else {
+    ck->cuda_source = generate_reduction(spec, sig, Target::kCuda);
+  }
+  if (keyed) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    cache()[key] = ck;
+  }
+  return ck;
+}
+
+}  // namespace
+
+void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, const std::vector<Array>& inputs_in,
+                      const std::vector<Array>& outputs, const std::vector<int>& axes) {
+  const size_t nin = inputs_in.size(), nout = outputs.size();
+  if (nin != spec.in_params.size() || nout != spec.out_params.size())
+    throw ValueError("Wrong number of arguments for '" + spec.name + "'");
+  std::vector<const Array*> all;
+  for (const Array& a : inputs_in) all.push_back(&a);
+  for (const Array& a : outputs) all.push_back(&a);
+  check_same_device(all);
+  Device& device = inputs_in[0].device();
+
+  std::vector<Shape> shapes;
+  for (const Array& a : inputs_in) shapes.push_back(a.shape());
+  const Shape shape = broadcast_shapes(shapes);
+  const int nd = shape.size();
+  std::vector<bool> reduced(nd, false);
+  for (int a : axes) reduced[normalize_axis(a, nd)] = true;
+  Shape out_shape, red_shape;
+  for (int d = 0; d < nd; ++d) (reduced[d] ? red_shape : out_shape).push_back(shape[d]);
+  for (const Array& o : outputs) {
+    if (o.shape() != out_shape)
+      throw ValueError("output parameter for reduction operation " + spec.name + " has the wrong shape " +
+                       o.shape().to_string() + " (expected " + out_shape.to_string() + ")");
+    if (!o.writeable()) throw ValueError("output array is read-only");
+  }
+  const int64_t out_size = shape_size(out_shape), red_size = shape_size(red_shape);
+  if (out_size == 0) return;
+  if (red_size == 0 && spec.identity.empty())
+    throw ValueError("zero-size array to reduction operation " + spec.name + " which has no identity");
+
+  std::vector<Array> inputs = inputs_in;
+  for (Array& a : inputs)
+    for (const Array& o : outputs)
+      if (o.memory() == a.memory() && a.memory()->size() > 0) a = a.copy(Order::kC);
+
+  // Split every operand's strides into output axes and reduction axes.
+  std::vector<Strides> out_st, red_st;
+  for (const Array& a : inputs) {
+    Strides s = broadcast_strides(a.shape(), a.strides(), shape);
+    Strides os, rs;
+    for (int d = 0; d < nd; ++d) (reduced[d] ? rs : os).push_back(s[d]);
+    out_st.push_back(os);
+    red_st.push_back(rs);
+  }
+  for (const Array& o : outputs) out_st.push_back(o.strides());
+  // Output axes in the outputs' memory order; reduction axes in input 0's.
+  IterSpace oit = squash(out_shape, out_st, static_cast<int>(nin));
+  IterSpace rit = squash(red_shape, red_st, 0);
+  if (oit.shape.size() == 0) {
+    oit.shape = Shape{1};
+    for (auto& s : oit.strides) s = Strides{0};
+  }
+  if (rit.shape.size() == 0) {
+    rit.shape = Shape{red_size == 0 ? 0 : 1};
+    for (auto& s : rit.strides) s = Strides{0};
+  }
+
+  ArgsBuffer buf;
+  buf.i64(out_size);
+  buf.i64(red_size);
+  buf.two_i32(oit.shape.size(), rit.shape.size());
+  buf.two_i32(0, 0);
+  buf.dims(oit.shape.data(), oit.shape.size());
+  buf.dims(rit.shape.data(), rit.shape.size());
+  for (const Array& a : inputs) buf.ptr(a.data());
+  for (const Array& o : outputs) buf.ptr(o.data());
+  for (size_t k = 0; k < nin + nout; ++k) buf.dims(oit.strides[k].data(), oit.shape.size());
+  for (size_t k = 0; k < nin; ++k) buf.dims(rit.strides[k].data(), rit.shape.size());
+
+  if (device.type() == DeviceType::kCPU) {
+    auto ck = lookup(spec, sig, Target::kHost);
+    if (out_size == 1 && red_size >= 2 * kHostGrain && host_num_threads() > 1) {
+      int64_t parts = std::min<int64_t>(host_num_threads(), red_size / kHostGrain);
+      int64_t chunk = (red_size + parts - 1) / parts;
+      parts = (red_size + chunk - 1) / chunk;
+      std::vector<char> partials(static_cast<size_t>(parts * ck->type_size()));
+      parallel_for(parts, 1, [&](int64_t b, int64_t e) {
+        for (int64_t p = b; p < e; ++p)
+          ck->partial(buf.data(), p * chunk, std::min(red_size, (p + 1) * chunk), partials.data() + p * ck->type_size());
+      });
+      ck->combine(buf.data(), partials.data(), parts);
+      return;
+    }
+    bool columns = oit.shape.size() == 1 && red_size > 0;
+    if (columns) {
+      for (size_t k = 0; k < nin; ++k) {
+        int64_t item = inputs[k].itemsize();
+        if (oit.strides[k][0] != item || std::abs(rit.strides[k].back()) <= item) columns = false;
+      }
+      for (size_t k = 0; k < nout; ++k)
+        if (oit.strides[nin + k][0] != outputs[k].itemsize()) columns = false;
+    }
+    if (columns) {
+      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(256, kHostGrain / std::max<int64_t>(red_size, 1)));
+    } else {
+      run_host_range(ck->rows, buf.data(), out_size, std::max<int64_t>(1, kHostGrain / std::max<int64_t>(red_size, 1)));
+    }
+  } else {
+    auto ck = lookup(spec, sig, Target::kCuda);
+    int arch = cuda_plugin()->kernels().device_arch(device.index());
+    std::string cubin;
+    {
+      std::lock_guard<std::mutex> lk(g_mu);
+      auto it = ck->cubins.find(arch);
+      if (it != ck->cubins.end()) cubin = it->second;
+    }
+    if (cubin.empty()) {
+      cubin = get_cuda_cubin(ck->cuda_source, arch, spec.options);
+      std::lock_guard<std::mutex> lk(g_mu);
+      ck->cubins[arch] = cubin;
+    }
+    unsigned grid = static_cast<unsigned>(std::min<int64_t>(out_size, 1 << 16));
+    run_cuda_kernel(device, cubin, "kumo_reduction", buf, grid, kCudaBlock);
+  }
+}
+
+std::vector<Array> call_reduction(const ReductionSpec& spec, const std::vector<Array>& inputs,
+                                  std::vector<Array> outputs, const std::vector<int64_t>& axes_in, bool all_axes,
+                                  bool keepdims, const TypeBindings& forced) {
+  const size_t nin = spec.in_params.size(), nout = spec.out_params.size();
+  if (inputs.size() != nin)
+    throw TypeError("Wrong number of arguments for '" + spec.name + "': expected " + std::to_string(nin) +
+                    " inputs, got " + std::to_string(inputs.size()));
+  outputs.resize(nout);
+  std::vector<ParamSpec> params = spec.in_params;
+  params.insert(params.end(), spec.out_params.begin(), spec.out_params.end());
+  std::vector<const Array*> ptrs;
+  for (const Array& a : inputs) ptrs.push_back(&a);
+  for (const Array& a : outputs) ptrs.push_back(&a);
+  TypeBindings b = bind_generic_types(params, ptrs, forced);
+  auto dtype_of = [&](const ParamSpec& p) -> Dtype {
+    if (!p.is_generic) return p.dtype;
+    for (auto& kv : b)
+      if (kv.first == p.type_name) return kv.second;
+    throw TypeError("Cannot determine the type of '" + p.name + "' (" + p.type_name + ") in '" + spec.name + "'");
+  };
+  std::vector<Shape> shapes;
+  for (const Array& a : inputs) shapes.push_back(a.shape());
+  Shape shape = broadcast_shapes(shapes);
+  std::vector<int> axes;
+  if (all_axes) {
+    for (int d = 0; d < shape.size(); ++d) axes.push_back(d);
+  } else {
+    axes = normalize_axes(axes_in, shape.size());
+  }
+  std::sort(axes.begin(), axes.end());
+  Shape out_shape, keep_shape;
+  for (int d = 0; d < shape.size(); ++d) {
+    bool r = std::find(axes.begin(), axes.end(), d) != axes.end();
+    if (!r) out_shape.push_back(shape[d]);
+    keep_shape.push_back(r ? 1 : shape[d]);
+  }
+  ReductionSignature sig;
+  sig.bindings = b;
+  std::vector<Array> launch_outputs;
+  for (size_t k = 0; k < nin; ++k) {
+    sig.param_dtypes.push_back(dtype_of(spec.in_params[k]));
+    sig.array_dtypes.push_back(inputs[k].dtype());
+  }
+  for (size_t k = 0; k < nout; ++k) {
+    Dtype pd = dtype_of(spec.out_params[k]);
+    if (!outputs[k].defined()) outputs[k] = Array::empty(keepdims ? keep_shape : out_shape, pd, inputs[0].device());
+    Array o = outputs[k];
+    if (o.shape() == keep_shape && keep_shape != out_shape) o = o.reshape(out_shape);
+    sig.param_dtypes.push_back(pd);
+    sig.array_dtypes.push_back(o.dtype());
+    launch_outputs.push_back(o);
+  }
+  sig.reduce_type = resolve_c_type(spec.reduce_type, b);
+  launch_reduction(spec, sig, inputs, launch_outputs, axes);
+  return outputs;
+}
+
+}  // namespace kernels
+}  // namespace kumo

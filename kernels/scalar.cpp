@@ -1,0 +1,108 @@
+// Conversion of Python scalars into array elements. Uses the kernel prelude
+// on the host so scalars convert exactly as elements do inside kernels
+// (float16 rounding, complex -> real, ...).
+#include <climits>
+#include <cstring>
+#include <string>
+
+#include "core/errors.h"
+#include "kernels/prelude/kumo_prelude.h"
+#include "kernels/ufunc.h"
+
+namespace kumo {
+namespace kernels {
+
+namespace {
+
+template <class T>
+void put(void* dst, T v) {
+  std::memcpy(dst, &v, sizeof(T));
+}
+
+template <class To, class From>
+void put_cast(void* dst, From v) {
+  put<To>(dst, kumo_cast<To>(v));
+}
+
+template <class From>
+void store_as(Dtype d, From v, void* dst) {
+  switch (d) {
+    case Dtype::kBool: put_cast<bool>(dst, v); break;
+    case Dtype::kInt8: put_cast<int8_t>(dst, v); break;
+    case Dtype::kUInt8: put_cast<uint8_t>(dst, v); break;
+    case Dtype::kInt16: put_cast<int16_t>(dst, v); break;
+    case Dtype::kUInt16: put_cast<uint16_t>(dst, v); break;
+    case Dtype::kInt32: put_cast<int32_t>(dst, v); break;
+    case Dtype::kUInt32: put_cast<uint32_t>(dst, v); break;
+    case Dtype::kInt64: put_cast<int64_t>(dst, v); break;
+    case Dtype::kUInt64: put_cast<uint64_t>(dst, v); break;
+    case Dtype::kFloat16: put_cast<float16>(dst, v); break;
+    case Dtype::kFloat32: put_cast<float>(dst, v); break;
+    case Dtype::kFloat64: put_cast<double>(dst, v); break;
+    case Dtype::kComplex64: put_cast<complex64>(dst, v); break;
+    case Dtype::kComplex128: put_cast<complex128>(dst, v); break;
+  }
+}
+
+bool int_fits(const ScalarValue& v, Dtype d) {
+  if (v.huge) return false;
+  struct Range {
+    long double lo, hi;
+  };
+  long double x = v.is_uint ? static_cast<long double>(v.u) : static_cast<long double>(v.i);
+  switch (d) {
+    case Dtype::kInt8: return x >= SCHAR_MIN && x <= SCHAR_MAX;
+    case Dtype::kUInt8: return x >= 0 && x <= UCHAR_MAX;
+    case Dtype::kInt16: return x >= SHRT_MIN && x <= SHRT_MAX;
+    case Dtype::kUInt16: return x >= 0 && x <= USHRT_MAX;
+    case Dtype::kInt32: return x >= INT_MIN && x <= INT_MAX;
+    case Dtype::kUInt32: return x >= 0 && x <= UINT_MAX;
+    case Dtype::kInt64: return !v.is_uint;
+    case Dtype::kUInt64: return v.is_uint || v.i >= 0;
+    default: return true;
+  }
+}
+
+}  // namespace
+
+void store_scalar(const ScalarValue& v, Dtype dtype, void* dst) {
+  switch (v.kind) {
+    case WeakScalar::kBool:
+      store_as(dtype, v.b, dst);
+      return;
+    case WeakScalar::kInt:
+      if (is_integer(dtype)) {
+        if (!int_fits(v, dtype)) {
+          std::string text = v.huge ? "value" : (v.is_uint ? std::to_string(v.u) : std::to_string(v.i));
+          throw OverflowError("Python integer " + text + " out of bounds for " + dtype_name(dtype));
+        }
+        if (v.is_uint) store_as(dtype, v.u, dst);
+        else store_as(dtype, v.i, dst);
+      } else if (dtype == Dtype::kBool) {
+        store_as(dtype, v.huge || v.is_uint || v.i != 0, dst);
+      } else if (v.is_uint) {
+        store_as(dtype, v.u, dst);
+      } else if (v.huge) {
+        store_as(dtype, v.f, dst);
+      } else {
+        store_as(dtype, v.i, dst);
+      }
+      return;
+    case WeakScalar::kFloat:
+      store_as(dtype, v.f, dst);
+      return;
+    case WeakScalar::kComplex:
+      store_as(dtype, complex128(v.c.real(), v.c.imag()), dst);
+      return;
+  }
+}
+
+Array scalar_to_array(const ScalarValue& v, Dtype dtype, Device& device) {
+  Array a = Array::empty(Shape{}, dtype, host_device());
+  store_scalar(v, dtype, a.data());
+  if (&device != &host_device()) return a.to_device(device);
+  return a;
+}
+
+}  // namespace kernels
+}  // namespace kumo

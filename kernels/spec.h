@@ -1,0 +1,70 @@
+// Kernel specifications: what a user (or the built-in tables) says about a
+// kernel, independent of the types it will be called with and of the device.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/dtype.h"
+
+namespace kumo {
+namespace kernels {
+
+// One parameter of "T x, raw float32 y, int32 z".
+struct ParamSpec {
+  std::string name;
+  std::string type_name;  // as written: a dtype name ("float32") or a generic name ("T")
+  bool is_generic = false;
+  Dtype dtype = Dtype::kFloat64;  // when !is_generic
+  bool raw = false;
+  bool is_const = false;  // declared "const T x" (read-only even as an output)
+};
+
+std::vector<ParamSpec> parse_params(const std::string& params);
+
+// CuPy's ElementwiseKernel model.
+struct ElementwiseSpec {
+  std::string name;
+  std::vector<ParamSpec> in_params;
+  std::vector<ParamSpec> out_params;
+  std::string operation;  // statements using the parameter names and `i`
+  std::string preamble;
+  std::vector<std::string> options;  // extra compiler options (CUDA)
+  uint64_t id = 0;                   // unique per spec object, for cache keys
+  // Built-in kernels whose result does not depend on the visiting order may
+  // iterate in memory order; user kernels keep `i` as the C-order index.
+  bool reorder_axes = false;
+
+  static std::shared_ptr<ElementwiseSpec> create(const std::string& name, const std::string& in_params,
+                                                 const std::string& out_params, const std::string& operation,
+                                                 const std::string& preamble = "",
+                                                 const std::vector<std::string>& options = {});
+};
+
+// CuPy's ReductionKernel model: out = post_map(reduce(map(in) over axes)).
+struct ReductionSpec {
+  std::string name;
+  std::vector<ParamSpec> in_params;
+  std::vector<ParamSpec> out_params;
+  std::string map_expr;       // expression over the inputs (and `_j`, the index within the reduction)
+  std::string reduce_expr;    // expression over `a` and `b`
+  std::string post_map_expr;  // statement(s) over `a` and the outputs
+  std::string identity;       // expression, or "" for "no identity"
+  std::string reduce_type;    // a dtype name, a generic name, or a C type
+  std::string preamble;
+  std::vector<std::string> options;
+  uint64_t id = 0;
+
+  static std::shared_ptr<ReductionSpec> create(const std::string& name, const std::string& in_params,
+                                               const std::string& out_params, const std::string& map_expr,
+                                               const std::string& reduce_expr, const std::string& post_map_expr,
+                                               const std::string& identity, const std::string& reduce_type,
+                                               const std::string& preamble = "",
+                                               const std::vector<std::string>& options = {});
+};
+
+uint64_t next_spec_id();
+
+}  // namespace kernels
+}  // namespace kumo

@@ -1,0 +1,272 @@
+#include "kernels/ufunc.h"
+
+#include <algorithm>
+
+#include "core/errors.h"
+#include "kernels/elementwise.h"
+#include "kernels/reduction.h"
+
+namespace kumo {
+namespace kernels {
+
+namespace {
+
+bool weak_fits_kind(WeakScalar s, Dtype d) {
+  DtypeKind k = kind(d);
+  switch (s) {
+    case WeakScalar::kBool: return true;
+    case WeakScalar::kInt: return k != DtypeKind::kBool;
+    case WeakScalar::kFloat: return k == DtypeKind::kFloat || k == DtypeKind::kComplex;
+    case WeakScalar::kComplex: return k == DtypeKind::kComplex;
+  }
+  return false;
+}
+
+std::string dtype_list(const std::vector<UfuncOperand>& inputs) {
+  std::string s = "(";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (i) s += ", ";
+    if (inputs[i].is_scalar) {
+      static const char* names[] = {"bool", "int", "float", "complex"};
+      s += std::string("<class '") + names[static_cast<int>(inputs[i].scalar.kind)] + "'>";
+    } else {
+      s += std::string("dtype('") + dtype_name(inputs[i].array.dtype()) + "')";
+    }
+  }
+  if (inputs.size() == 1) s += ",";
+  return s + ")";
+}
+
+}  // namespace
+
+Ufunc::Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, std::string preamble,
+             std::string reduce_identity)
+    : name_(std::move(name)), nin_(nin), nout_(nout), loops_(std::move(loops)), preamble_(std::move(preamble)),
+      reduce_identity_(std::move(reduce_identity)) {
+  homogeneous_ = true;
+  for (const UfuncLoop& l : loops_) {
+    if (static_cast<int>(l.types.size()) != nin_ + nout_)
+      throw ValueError("ufunc " + name_ + ": loop has the wrong number of types");
+    for (int i = 1; i < nin_; ++i)
+      if (l.types[i] != l.types[0]) homogeneous_ = false;
+  }
+  specs_.resize(loops_.size());
+  reduce_specs_.resize(loops_.size());
+  accumulate_specs_.resize(loops_.size());
+}
+
+std::vector<std::string> Ufunc::type_strings() const {
+  std::vector<std::string> out;
+  for (const UfuncLoop& l : loops_) {
+    std::string s;
+    for (int i = 0; i < nin_; ++i) s += type_char(l.types[i]);
+    s += "->";
+    for (int i = 0; i < nout_; ++i) s += type_char(l.types[nin_ + i]);
+    out.push_back(s);
+  }
+  return out;
+}
+
+int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype> dtype, Casting casting) const {
+  // Loops whose snippet is "!error:<message>" exist only to refuse an input
+  // type with NumPy's message (e.g. boolean subtract).
+  auto checked = [&](size_t k) {
+    static const std::string marker = "!error:";
+    const std::string& op = loops_[k].operation;
+    if (op.compare(0, marker.size(), marker) == 0) throw TypeError(op.substr(marker.size()));
+    return static_cast<int>(k);
+  };
+  if (static_cast<int>(inputs.size()) != nin_)
+    throw TypeError(name_ + "() takes from " + std::to_string(nin_) + " to " + std::to_string(nin_ + nout_) +
+                    " positional arguments but " + std::to_string(inputs.size()) + " were given");
+  auto inputs_cast_ok = [&](const UfuncLoop& l, Casting rule) {
+    for (int i = 0; i < nin_; ++i) {
+      const UfuncOperand& op = inputs[i];
+      if (op.is_scalar) {
+        if (!weak_fits_kind(op.scalar.kind, l.types[i]) && rule != Casting::kUnsafe) return false;
+      } else if (!can_cast(op.array.dtype(), l.types[i], rule)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (dtype) {
+    for (size_t k = 0; k < loops_.size(); ++k) {
+      const UfuncLoop& l = loops_[k];
+      if (l.types[nin_] != *dtype) continue;
+      if (homogeneous_ && l.types[0] != *dtype && is_inexact(*dtype)) continue;
+      if (inputs_cast_ok(l, casting)) return checked(k);
+    }
+    throw CastingError("ufunc '" + name_ + "' did not contain a loop with signature matching types " +
+                       dtype_list(inputs) + " -> " + dtype_name(*dtype) + " under casting rule '" +
+                       casting_name(casting) + "'");
+  }
+  if (homogeneous_ && nin_ > 0) {
+    std::vector<Dtype> strong;
+    std::vector<WeakScalar> weak;
+    for (const UfuncOperand& op : inputs) {
+      if (op.is_scalar) weak.push_back(op.scalar.kind);
+      else strong.push_back(op.array.dtype());
+    }
+    Dtype r = result_type(strong, weak);
+    for (size_t k = 0; k < loops_.size(); ++k) {
+      const UfuncLoop& l = loops_[k];
+      if (!can_cast(r, l.types[0], Casting::kSafe)) continue;
+      bool ok = true;
+      for (const UfuncOperand& op : inputs)
+        if (op.is_scalar && !weak_fits_kind(op.scalar.kind, l.types[0]) &&
+            !(strong.empty() && can_cast(default_dtype(op.scalar.kind), l.types[0], Casting::kSafe)))
+          ok = false;
+      if (ok) return checked(k);
+    }
+  } else {
+    for (size_t k = 0; k < loops_.size(); ++k)
+      if (inputs_cast_ok(loops_[k], Casting::kSafe)) return checked(k);
+  }
+  throw CastingError("ufunc '" + name_ + "' not supported for the input types, and the inputs could not be safely "
+                     "coerced to any supported types according to the casting rule ''safe'' (input types " +
+                     dtype_list(inputs) + ")");
+}
+
+std::string Ufunc::loop_preamble(int loop) const {
+  const UfuncLoop& l = loops_[loop];
+  std::string s;
+  for (int i = 0; i < nin_; ++i)
+    s += "typedef " + std::string(kernel_type_name(l.types[i])) + " in" + std::to_string(i) + "_type;\n";
+  for (int i = 0; i < nout_; ++i)
+    s += "typedef " + std::string(kernel_type_name(l.types[nin_ + i])) + " out" + std::to_string(i) + "_type;\n";
+  s += preamble_ + "\n";
+  if (nin_ == 2 && nout_ == 1) {
+    s += "static KUMO_FN out0_type kumo_binop(const in0_type in0, const in1_type in1) {\n  out0_type out0;\n  " +
+         l.operation + ";\n  return out0;\n}\n";
+  }
+  return s;
+}
+
+const ElementwiseSpec& Ufunc::loop_spec(int loop) const {
+  std::lock_guard<std::mutex> lk(mu_);
+  auto& slot = specs_[loop];
+  if (!slot) {
+    const UfuncLoop& l = loops_[loop];
+    std::string in, out;
+    for (int i = 0; i < nin_; ++i) in += (i ? ", " : "") + std::string(dtype_name(l.types[i])) + " in" + std::to_string(i);
+    for (int i = 0; i < nout_; ++i)
+      out += (i ? ", " : "") + std::string(dtype_name(l.types[nin_ + i])) + " out" + std::to_string(i);
+    slot = ElementwiseSpec::create(name_, in, out, l.operation, loop_preamble(loop));
+    slot->reorder_axes = true;
+  }
+  return *slot;
+}
+
+const ReductionSpec& Ufunc::reduce_spec(int loop) const {
+  if (nin_ != 2 || nout_ != 1) throw ValueError("reduce only supported for binary functions");
+  std::lock_guard<std::mutex> lk(mu_);
+  auto& slot = reduce_specs_[loop];
+  if (!slot) {
+    const UfuncLoop& l = loops_[loop];
+    std::string t = dtype_name(l.types[2]);
+    slot = ReductionSpec::create(name_, t + " in0", t + " out0", "in0", "kumo_binop(a, b)", "out0 = a",
+                                 reduce_identity_, t, loop_preamble(loop));
+  }
+  return *slot;
+}
+
+const ElementwiseSpec& Ufunc::accumulate_spec(int loop) const {
+  if (nin_ != 2 || nout_ != 1) throw ValueError("accumulate only supported for binary functions");
+  std::lock_guard<std::mutex> lk(mu_);
+  auto& slot = accumulate_specs_[loop];
+  if (!slot) {
+    const UfuncLoop& l = loops_[loop];
+    std::string t = dtype_name(l.types[2]);
+    // One row per index i: an inclusive scan along the contiguous last axis.
+    std::string op =
+        "const int64_t n = x.shape()[1];\n"
+        "const out0_type* px = x.data() + i * n;\n"
+        "out0_type* py = y.data() + i * n;\n"
+        "out0_type acc = px[0];\n"
+        "py[0] = acc;\n"
+        "for (int64_t k = 1; k < n; ++k) { acc = kumo_binop(acc, px[k]); py[k] = acc; }";
+    slot = ElementwiseSpec::create(name_ + "_accumulate", "raw " + t + " x", "raw " + t + " y", op,
+                                   loop_preamble(loop));
+  }
+  return *slot;
+}
+
+std::vector<Array> Ufunc::run_loop(int loop, const std::vector<Array>& inputs, std::vector<Array> outputs) const {
+  const ElementwiseSpec& spec = loop_spec(loop);
+  return call_elementwise(spec, inputs, std::move(outputs));
+}
+
+std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
+                               std::optional<Dtype> dtype, Casting casting) const {
+  int k = resolve(inputs, dtype, casting);
+  const UfuncLoop& l = loops_[k];
+  outputs.resize(nout_);
+  // Device: the first array operand's, else the current device.
+  Device* device = nullptr;
+  std::vector<const Array*> arrays;
+  for (const UfuncOperand& op : inputs)
+    if (!op.is_scalar) arrays.push_back(&op.array);
+  for (const Array& o : outputs)
+    if (o.defined()) arrays.push_back(&o);
+  check_same_device(arrays);
+  device = arrays.empty() ? &current_device() : &arrays[0]->device();
+
+  std::vector<Array> ins;
+  for (int i = 0; i < nin_; ++i) {
+    const UfuncOperand& op = inputs[i];
+    if (op.is_scalar) {
+      ins.push_back(scalar_to_array(op.scalar, l.types[i], *device));
+    } else {
+      if (!can_cast(op.array.dtype(), l.types[i], casting))
+        throw CastingError("Cannot cast ufunc '" + name_ + "' input " + std::to_string(i) + " from dtype('" +
+                           dtype_name(op.array.dtype()) + "') to dtype('" + dtype_name(l.types[i]) +
+                           "') with casting rule '" + casting_name(casting) + "'");
+      ins.push_back(op.array.dtype() == l.types[i] ? op.array : op.array.astype(l.types[i]));
+    }
+  }
+  // Outputs of another dtype are computed in a temporary and cast on store.
+  std::vector<Array> direct(nout_);
+  for (int i = 0; i < nout_; ++i) {
+    if (!outputs[i].defined()) continue;
+    Dtype want = l.types[nin_ + i];
+    if (!can_cast(want, outputs[i].dtype(), casting))
+      throw CastingError("Cannot cast ufunc '" + name_ + "' output from dtype('" + dtype_name(want) +
+                         "') to dtype('" + dtype_name(outputs[i].dtype()) + "') with casting rule '" +
+                         casting_name(casting) + "'");
+    if (outputs[i].dtype() == want) direct[i] = outputs[i];
+  }
+  if (!arrays.empty()) {
+    // Allocate missing outputs with the broadcast shape of the inputs and given outputs.
+    std::vector<Shape> shapes;
+    for (const Array& a : ins) shapes.push_back(a.shape());
+    for (const Array& o : outputs)
+      if (o.defined()) shapes.push_back(o.shape());
+    Shape shape = broadcast_shapes(shapes);
+    for (int i = 0; i < nout_; ++i) {
+      if (!direct[i].defined()) {
+        // Keep the memory order of the first input when it is F-ordered (NumPy's order='K').
+        const Array* like = nullptr;
+        for (const Array& a : ins)
+          if (a.shape() == shape) {
+            like = &a;
+            break;
+          }
+        direct[i] = like ? Array::empty_like(*like, l.types[nin_ + i], Order::kK)
+                         : Array::empty(shape, l.types[nin_ + i], *device);
+      }
+    }
+  }
+  std::vector<Array> res = run_loop(k, ins, direct);
+  for (int i = 0; i < nout_; ++i) {
+    if (outputs[i].defined() && !(res[i].memory() == outputs[i].memory() && res[i].dtype() == outputs[i].dtype() &&
+                                  res[i].offset() == outputs[i].offset())) {
+      res[i].copy_to(outputs[i]);
+      res[i] = outputs[i];
+    }
+  }
+  return res;
+}
+
+}  // namespace kernels
+}  // namespace kumo

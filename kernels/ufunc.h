@@ -1,0 +1,95 @@
+// Universal functions: a name, a list of type loops ("ff->f") each with an
+// operation snippet, and NumPy's loop selection (NEP 50 weak scalars,
+// casting rules). Each loop becomes an ElementwiseSpec on first use; binary
+// loops also give a ReductionSpec for reduce().
+#pragma once
+#include <complex>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "kernels/spec.h"
+
+namespace kumo {
+namespace kernels {
+
+// A Python scalar taking part in an operation as a weak operand.
+struct ScalarValue {
+  WeakScalar kind = WeakScalar::kInt;
+  bool b = false;
+  // Python ints: exact when they fit int64 or uint64; `huge` when they fit neither.
+  int64_t i = 0;
+  uint64_t u = 0;
+  bool is_uint = false;  // the value is above INT64_MAX and held in u
+  bool huge = false;
+  double f = 0.0;        // float value, also the int value as a double
+  std::complex<double> c;
+};
+
+// Writes the scalar converted to `dtype` into dst. Python ints that do not
+// fit an integer dtype raise OverflowError ("Python integer 1000 out of
+// bounds for int8") as NumPy 2 does.
+void store_scalar(const ScalarValue& v, Dtype dtype, void* dst);
+// A 0-d array holding the scalar on `device`.
+Array scalar_to_array(const ScalarValue& v, Dtype dtype, Device& device);
+
+struct UfuncOperand {
+  bool is_scalar = false;
+  Array array;
+  ScalarValue scalar;
+};
+
+struct UfuncLoop {
+  std::vector<Dtype> types;  // nin inputs then nout outputs
+  std::string operation;     // uses in0.., out0..
+};
+
+class Ufunc {
+ public:
+  Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, std::string preamble = "",
+        std::string reduce_identity = "");
+
+  const std::string& name() const { return name_; }
+  int nin() const { return nin_; }
+  int nout() const { return nout_; }
+  const std::vector<UfuncLoop>& loops() const { return loops_; }
+  // "ff->f" strings in loop order.
+  std::vector<std::string> type_strings() const;
+  // C++ identity expression used by reduce ("" = none).
+  const std::string& reduce_identity() const { return reduce_identity_; }
+
+  // Index of the loop NumPy would pick. `dtype` forces the output type.
+  // Throws CastingError when no loop fits or casting is violated.
+  int resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype> dtype, Casting casting) const;
+  // Full call: resolves, casts inputs, runs, and writes/casts into `outputs`
+  // (undefined entries are allocated).
+  std::vector<Array> call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
+                          std::optional<Dtype> dtype, Casting casting) const;
+  // Runs loop `loop` on inputs already of the loop's types.
+  std::vector<Array> run_loop(int loop, const std::vector<Array>& inputs, std::vector<Array> outputs) const;
+
+  const ElementwiseSpec& loop_spec(int loop) const;
+  // Reduction over axes for a binary ufunc with one output (loop types all equal).
+  const ReductionSpec& reduce_spec(int loop) const;
+  // Inclusive scan along the last axis of C-contiguous rows (accumulate).
+  const ElementwiseSpec& accumulate_spec(int loop) const;
+
+ private:
+  std::string name_;
+  int nin_, nout_;
+  std::vector<UfuncLoop> loops_;
+  std::string preamble_;
+  std::string reduce_identity_;
+  bool homogeneous_;
+  mutable std::mutex mu_;
+  mutable std::vector<std::shared_ptr<ElementwiseSpec>> specs_;
+  mutable std::vector<std::shared_ptr<ReductionSpec>> reduce_specs_;
+  mutable std::vector<std::shared_ptr<ElementwiseSpec>> accumulate_specs_;
+  std::string loop_preamble(int loop) const;
+};
+
+}  // namespace kernels
+}  // namespace kumo

@@ -1,0 +1,84 @@
+"""Kumo: a NumPy-compatible array library for CPUs and NVIDIA GPUs.
+
+``import kumo as np`` runs ordinary NumPy code on the current device: the
+first CUDA GPU when one is usable, else the CPU (``KUMO_DEVICE`` overrides).
+"""
+__version__ = "0.1.0"
+
+import numpy as _numpy
+
+from kumo import _core
+from kumo._core import ndarray
+from kumo._dtypes import *  # noqa: F401,F403
+from kumo._dtypes import (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
+                          float64, complex64, complex128, dtype, result_type, promote_types, can_cast, finfo,
+                          iinfo)
+from kumo._ufuncs import *  # noqa: F401,F403
+from kumo._ufuncs import ufunc
+from kumo._creation import *  # noqa: F401,F403
+from kumo._manipulation import *  # noqa: F401,F403
+from kumo._searching import *  # noqa: F401,F403
+from kumo._reductions import *  # noqa: F401,F403
+from kumo import _ndarray  # noqa: F401  (installs ndarray methods)
+from kumo._interop import asnumpy, get_array_module, from_dlpack
+from kumo._device import Device, get_device
+from kumo._memory import get_default_memory_pool, get_default_pinned_memory_pool
+from kumo._kernel import ElementwiseKernel, ReductionKernel
+from kumo._config import show_config
+from kumo import cuda  # noqa: F401
+
+newaxis = None
+pi = _numpy.pi
+e = _numpy.e
+inf = _numpy.inf
+nan = _numpy.nan
+euler_gamma = _numpy.euler_gamma
+set_printoptions = _numpy.set_printoptions
+get_printoptions = _numpy.get_printoptions
+printoptions = _numpy.printoptions
+UFuncTypeError = _core.UFuncTypeError
+AxisError = _numpy.exceptions.AxisError
+
+
+def isscalar(element):
+    return _numpy.isscalar(element)
+
+
+def ndim(a):
+    return a.ndim if isinstance(a, ndarray) else _numpy.ndim(a)
+
+
+def shape(a):
+    return a.shape if isinstance(a, ndarray) else _numpy.shape(a)
+
+
+def size(a, axis=None):
+    if isinstance(a, ndarray):
+        return a.size if axis is None else a.shape[axis]
+    return _numpy.size(a, axis)
+
+
+def array_equal(a1, a2, equal_nan=False):
+    a1, a2 = asarray(a1), asarray(a2)
+    if a1.shape != a2.shape:
+        return False
+    if equal_nan and a1.dtype.kind in "fc":
+        both_nan = logical_and(isnan(a1), isnan(a2))
+        return bool(logical_or(equal(a1, a2), both_nan).all())
+    return bool(equal(a1, a2).all())
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan).all())
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = asarray(a), asarray(b)
+    dt = result_type(a, b, 1.0)
+    a, b = a.astype(dt), b.astype(dt)
+    finite = logical_and(isfinite(a), isfinite(b))
+    close = less_equal(absolute(a - b), atol + rtol * absolute(b))
+    res = where(finite, close, equal(a, b))
+    if equal_nan:
+        res = logical_or(res, logical_and(isnan(a), isnan(b)))
+    return res

@@ -1,0 +1,355 @@
+"""Python-level methods of kumo.ndarray (composites of the core bindings)."""
+import numpy
+
+from kumo import _core
+from kumo import _ufuncs as uf
+
+ndarray = _core.ndarray
+
+
+class Flags:
+    """The subset of numpy.ndarray.flags that describes layout."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self, a):
+        self._a = a
+
+    c_contiguous = property(lambda self: self._a._c_contiguous)
+    f_contiguous = property(lambda self: self._a._f_contiguous)
+    owndata = property(lambda self: self._a._owndata)
+
+    @property
+    def writeable(self):
+        return self._a._writeable
+
+    @writeable.setter
+    def writeable(self, value):
+        if value and not self._a._writeable and self._a.base is not None and not self._a.base.flags.writeable:
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        self._a._writeable = bool(value)
+
+    def __getitem__(self, key):
+        names = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+                 "F": "f_contiguous", "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable",
+                 "W": "writeable"}
+        if key not in names:
+            raise KeyError(key)
+        return getattr(self, names[key])
+
+    def __repr__(self):
+        return ("  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s\n  WRITEABLE : %s" %
+                (self.c_contiguous, self.f_contiguous, self.owndata, self.writeable))
+
+
+def _binary(ufunc, reflected=False):
+    if reflected:
+        def op(self, other):
+            if _defer(other):
+                return NotImplemented
+            return ufunc(other, self)
+    else:
+        def op(self, other):
+            if _defer(other):
+                return NotImplemented
+            return ufunc(self, other)
+    op.__name__ = ufunc.__name__
+    return op
+
+
+def _inplace(ufunc):
+    def op(self, other):
+        if _defer(other):
+            return NotImplemented
+        ufunc(self, other, out=self)
+        return self
+    return op
+
+
+def _defer(other):
+    """True when `other` is something kumo should not try to convert (let Python ask it)."""
+    if isinstance(other, (ndarray, bool, int, float, complex, numpy.ndarray, numpy.generic, list, tuple)):
+        return False
+    return hasattr(other, "__array_ufunc__") or not hasattr(other, "__array__")
+
+
+def _install():
+    ops = {
+        "add": uf.add, "sub": uf.subtract, "mul": uf.multiply, "truediv": uf.divide,
+        "floordiv": uf.floor_divide, "mod": uf.remainder, "pow": uf.power, "and": uf.bitwise_and,
+        "or": uf.bitwise_or, "xor": uf.bitwise_xor, "lshift": uf.left_shift, "rshift": uf.right_shift,
+        "matmul": None,
+    }
+    for name, f in ops.items():
+        if f is None:
+            continue
+        setattr(ndarray, "__%s__" % name, _binary(f))
+        setattr(ndarray, "__r%s__" % name, _binary(f, reflected=True))
+        setattr(ndarray, "__i%s__" % name, _inplace(f))
+    for name, f in {"eq": uf.equal, "ne": uf.not_equal, "lt": uf.less, "le": uf.less_equal, "gt": uf.greater,
+                    "ge": uf.greater_equal}.items():
+        setattr(ndarray, "__%s__" % name, _binary(f))
+    ndarray.__neg__ = lambda self: uf.negative(self)
+    ndarray.__pos__ = lambda self: uf.positive(self)
+    ndarray.__abs__ = lambda self: uf.absolute(self)
+    ndarray.__invert__ = lambda self: uf.invert(self)
+    ndarray.__divmod__ = lambda self, other: uf.divmod(self, other)
+    ndarray.__rdivmod__ = lambda self, other: uf.divmod(other, self)
+    ndarray.__hash__ = None
+
+
+_install()
+
+
+# ---- properties ----
+def _T(self):
+    return self.transpose()
+
+
+def _mT(self):
+    if self.ndim < 2:
+        raise ValueError("matrix transpose with ndim < 2 is undefined")
+    return self.swapaxes(-1, -2)
+
+
+def _real(self):
+    return self._real_view() if self.dtype.kind == "c" else self
+
+
+def _set_real(self, value):
+    self.real[...] = value
+
+
+def _imag(self):
+    if self.dtype.kind == "c":
+        return self._imag_view()
+    from kumo._creation import zeros
+    z = zeros(self.shape, dtype=self.dtype)
+    z._writeable = False
+    return z
+
+
+def _set_imag(self, value):
+    if self.dtype.kind != "c":
+        raise TypeError("array does not have imaginary part to set")
+    self._imag_view()[...] = value
+
+
+ndarray.T = property(_T)
+ndarray.mT = property(_mT)
+ndarray.real = property(_real, _set_real)
+ndarray.imag = property(_imag, _set_imag)
+ndarray.flags = property(lambda self: Flags(self))
+ndarray.device = property(lambda self: _device_of(self))
+ndarray.__array_priority__ = 100.0
+
+
+def _device_of(a):
+    from kumo._device import Device
+    return Device(a._device_name)
+
+
+# ---- conversion ----
+def get(self, stream=None, order="C", out=None, blocking=True):
+    """A NumPy copy of the data (CuPy's ndarray.get)."""
+    host = _core.to_numpy(self)
+    res = numpy.array(host, order=order, copy=True)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def set(self, arr, stream=None):
+    """Copies a NumPy array into this array (CuPy's ndarray.set)."""
+    arr = numpy.asarray(arr)
+    if arr.shape != self.shape:
+        raise ValueError("Shape mismatch. Old shape: %r, new shape: %r" % (self.shape, arr.shape))
+    if arr.dtype != self.dtype:
+        raise TypeError("%s array cannot be set to %s array" % (arr.dtype, self.dtype))
+    self[...] = _core.from_numpy(arr, self._device_name)
+
+
+def _host(self):
+    """NumPy view (CPU arrays) or copy (CUDA arrays)."""
+    return _core.to_numpy(self)
+
+
+def __array__(self, dtype=None, copy=None):
+    if self._is_cuda:
+        raise TypeError("Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a "
+                        "NumPy array explicitly.")
+    a = self._numpy_view()
+    if copy:
+        a = a.copy()
+    if dtype is not None and numpy.dtype(dtype) != a.dtype:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        a = a.astype(dtype)
+    return a
+
+
+def item(self, *args):
+    return _host(self).item(*args)
+
+
+def tolist(self):
+    return _host(self).tolist()
+
+
+def tobytes(self, order="C"):
+    return _host(self).tobytes(order)
+
+
+def __repr__(self):
+    return repr(_host(self))
+
+
+def __str__(self):
+    return str(_host(self))
+
+
+def __format__(self, spec):
+    return format(_host(self), spec)
+
+
+def __bool__(self):
+    if self.size != 1:
+        if self.size == 0:
+            raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that "
+                             "an array is not empty.")
+        raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
+                         "a.all()")
+    return bool(_host(self).reshape(()))
+
+
+def _scalar(self, kind):
+    if self.size != 1:
+        raise TypeError("only length-1 arrays can be converted to Python scalars")
+    if self.ndim > 0:
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+    return kind(_host(self)[()])
+
+
+def __index__(self):
+    if self.ndim != 0 or self.dtype.kind not in "biu":
+        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+    return int(_host(self)[()])
+
+
+def __iter__(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def __copy__(self):
+    return self.copy()
+
+
+def __deepcopy__(self, memo):
+    return self.copy()
+
+
+def __reduce__(self):
+    from kumo._creation import array
+    return (array, (self.get(),))
+
+
+def fill(self, value):
+    _core.fill(self, value)
+
+
+def view(self, dtype=None, type=None):
+    if dtype is None:
+        return self[...]
+    return self._view_dtype(dtype)
+
+
+def flatten(self, order="C"):
+    r = self.ravel(order)
+    return r.copy() if r._same_memory(self) else r
+
+
+def to_device(self, device, /, *, stream=None):
+    from kumo._device import Device
+    d = device if isinstance(device, Device) else Device(device)
+    return self._to_device(d.name)
+
+
+def __dlpack_device__(self):
+    return (2, self._device_index) if self._is_cuda else (1, 0)
+
+
+def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    if self._is_cuda:
+        raise BufferError("DLPack export of CUDA arrays needs a GPU build; use .get()")
+    return self._numpy_view().__dlpack__(stream=stream)
+
+
+def _cuda_array_interface(self):
+    if not self._is_cuda:
+        raise AttributeError("__cuda_array_interface__ is only defined for CUDA arrays")
+    return {
+        "shape": self.shape,
+        "typestr": self.dtype.str,
+        "data": (self._ptr, not self._writeable),
+        "strides": None if self._c_contiguous else self.strides,
+        "version": 3,
+        "stream": 1,
+    }
+
+
+for _name, _fn in list(globals().items()):
+    if _name in ("get", "set", "item", "tolist", "tobytes", "fill", "view", "flatten", "to_device") or (
+            _name.startswith("__") and _name.endswith("__") and callable(_fn) and _name not in (
+                "__builtins__", "__doc__", "__name__", "__package__", "__loader__", "__spec__", "__file__",
+                "__cached__")):
+        setattr(ndarray, _name, _fn)
+
+ndarray.__float__ = lambda self: _scalar(self, float)
+ndarray.__int__ = lambda self: _scalar(self, int)
+ndarray.__complex__ = lambda self: _scalar(self, complex)
+ndarray.__cuda_array_interface__ = property(_cuda_array_interface)
+
+
+# ---- reductions and other methods delegating to module functions ----
+def _install_methods():
+    from kumo import _reductions as r
+    from kumo import _searching as s
+
+    def m(fn):
+        def method(self, *args, **kwargs):
+            return fn(self, *args, **kwargs)
+        method.__name__ = fn.__name__
+        method.__doc__ = fn.__doc__
+        return method
+
+    for name in ("sum", "prod", "max", "min", "all", "any", "ptp", "mean", "var", "std", "argmax", "argmin",
+                 "cumsum", "cumprod"):
+        setattr(ndarray, name, m(getattr(r, name)))
+    ndarray.clip = m(s.clip)
+    ndarray.conj = lambda self: uf.conjugate(self)
+    ndarray.conjugate = lambda self: uf.conjugate(self)
+    ndarray.round = lambda self, decimals=0, out=None: _round(self, decimals, out)
+    ndarray.diagonal = lambda self, offset=0, axis1=0, axis2=1: self._diagonal(offset, axis1, axis2)
+
+
+def _round(a, decimals=0, out=None):
+    if decimals == 0:
+        return uf.rint(a, out=out) if a.dtype.kind in "fc" else (a.copy() if out is None else _assign(out, a))
+    if a.dtype.kind in "iub":
+        if decimals >= 0:
+            return a.copy() if out is None else _assign(out, a)
+        f = 10 ** (-decimals)
+        return uf.multiply(uf.floor_divide(uf.add(a, f // 2), f), f, out=out)
+    f = 10.0 ** decimals
+    return uf.divide(uf.rint(uf.multiply(a, f)), f, out=out)
+
+
+def _assign(out, a):
+    out[...] = a
+    return out
+
+
+_install_methods()

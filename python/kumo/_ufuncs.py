@@ -1,0 +1,124 @@
+"""Ufunc objects built from the table in _ufunc_table, with the methods
+reduce, accumulate, outer and at."""
+import numpy
+
+from kumo import _core
+from kumo._ufunc_table import ROWS, ALIASES
+
+_NoValue = object()
+
+
+class ufunc(_core.ufunc):
+    """A universal function: elementwise over broadcast arrays, with NumPy's
+    type loops and casting rules."""
+
+    def __init__(self, name, nin, nout, loops, identity, doc):
+        preamble = ""
+        super().__init__(name, nin, nout, loops, preamble, identity)
+        self.__doc__ = doc
+        self.__name__ = name
+        self._identity_value = _python_identity(identity)
+
+    def __repr__(self):
+        return "<ufunc '%s'>" % self.__name__
+
+    @property
+    def identity(self):
+        return self._identity_value
+
+    @property
+    def signature(self):
+        return None
+
+    # -- reduce ----------------------------------------------------------------------
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
+        from kumo import _reductions
+        return _reductions.ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        from kumo import _reductions
+        return _reductions.ufunc_accumulate(self, array, axis, dtype, out)
+
+    def outer(self, A, B, **kwargs):
+        if self.nin != 2:
+            raise ValueError("outer product only supported for binary functions")
+        from kumo._creation import asarray
+        A = asarray(A)
+        B = asarray(B)
+        a = A.reshape(A.shape + (1,) * B.ndim)
+        return self(a, B, **kwargs)
+
+    def at(self, a, indices, b=None):
+        """Unbuffered in-place operation: repeated indices accumulate."""
+        from kumo._interop import asnumpy
+        from kumo._creation import asarray
+        if not isinstance(a, _core.ndarray):
+            raise TypeError("ufunc.at requires a kumo array as first argument")
+        host = asnumpy(a)
+        idx = _to_numpy_index(indices)
+        npu = getattr(numpy, self.__name__)
+        if b is None:
+            npu.at(host, idx)
+        else:
+            npu.at(host, idx, asnumpy(asarray(b)))
+        a[...] = asarray(host)
+
+    def reduceat(self, *args, **kwargs):
+        raise TypeError("ufunc.reduceat is not supported by kumo (use reduce over slices)")
+
+
+def _to_numpy_index(indices):
+    from kumo._interop import asnumpy
+    if isinstance(indices, tuple):
+        return tuple(_to_numpy_index(i) for i in indices)
+    if isinstance(indices, _core.ndarray):
+        return asnumpy(indices)
+    return indices
+
+
+def _python_identity(identity):
+    return {"0": 0, "1": 1, "-1": -1, "true": True, "false": False, "-INFINITY": -numpy.inf}.get(identity, None)
+
+
+class _PowerUfunc(ufunc):
+    """power refuses negative integer exponents, as NumPy does."""
+
+    def __call__(self, *args, **kwargs):
+        if len(args) >= 2:
+            from kumo._creation import asarray
+            x, y = args[0], args[1]
+            yk = y if isinstance(y, _core.ndarray) else None
+            if isinstance(y, int) and not isinstance(y, bool):
+                negative = y < 0
+            elif yk is not None and yk.dtype.kind == "i":
+                negative = yk.size > 0 and bool(_core_less_zero(yk))
+            else:
+                negative = False
+            if negative:
+                xd = x.dtype if isinstance(x, _core.ndarray) else numpy.asarray(x).dtype
+                yd = yk.dtype if yk is not None else numpy.dtype(int)
+                dt = kwargs.get("dtype")
+                rt = numpy.dtype(dt) if dt is not None else numpy.result_type(
+                    xd, yd if yk is not None else y)
+                if rt.kind in "iub":
+                    raise ValueError("Integers to negative integer powers are not allowed.")
+        return super().__call__(*args, **kwargs)
+
+
+def _core_less_zero(y):
+    return globals()["less"](y, 0).any()
+
+
+def _build():
+    made = {}
+    for name, nin, nout, loops, identity, doc in ROWS:
+        cls = _PowerUfunc if name == "power" else ufunc
+        made[name] = cls(name, nin, nout, loops, identity, doc)
+    for alias, target in ALIASES.items():
+        made[alias] = made[target]
+    return made
+
+
+_ALL = _build()
+globals().update(_ALL)
+__all__ = sorted(_ALL) + ["ufunc"]
