@@ -182,7 +182,7 @@ py::array to_numpy(const Array& a, py::handle owner) {
 Array from_numpy(py::array arr, Device& device) {
   Dtype d = to_dtype_required(arr.dtype());
   // NumPy lays the data out C-contiguously for us when it is not already.
-  py::array c = numpy().attr("ascontiguousarray")(arr);
+  py::array c = numpy().attr("asarray")(arr, py::arg("order") = "C");
   Shape shape;
   for (py::ssize_t i = 0; i < c.ndim(); ++i) shape.push_back(c.shape(i));
   Array out = Array::empty(shape, d, device);
