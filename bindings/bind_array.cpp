@@ -96,7 +96,17 @@ std::vector<int64_t> axes_from_args(const py::args& args) {
 }  // namespace
 
 void bind_array(py::module_& m) {
-  py::class_<Array> cls(m, "ndarray", py::dynamic_attr());
+  py::class_<Array> cls(m, "ndarray", py::dynamic_attr(), py::buffer_protocol());
+  // Host arrays export their memory directly (no copy); CUDA arrays cannot.
+  cls.def_buffer([](const Array& a) -> py::buffer_info {
+    if (a.device().type() != DeviceType::kCPU)
+      throw TypeError("the buffer protocol is only available for host (CPU) arrays; use .get()");
+    static const char* formats[] = {"?", "b", "B", "h", "H", "i", "I", "q", "Q", "e", "f", "d", "Zf", "Zd"};
+    std::vector<py::ssize_t> shape(a.shape().begin(), a.shape().end());
+    std::vector<py::ssize_t> strides(a.strides().begin(), a.strides().end());
+    return py::buffer_info(a.data(), a.itemsize(), formats[static_cast<int>(a.dtype())], a.ndim(), shape, strides,
+                           !a.writeable());
+  });
   cls.def_property_readonly("shape", [](const Array& a) { return dims_tuple(a.shape()); })
       .def_property_readonly("strides", [](const Array& a) { return dims_tuple(a.strides()); })
       .def_property_readonly("dtype", [](const Array& a) { return numpy_dtype(a.dtype()); })

@@ -221,10 +221,15 @@ std::shared_ptr<HostModule> get_host_module(const std::string& source) {
   void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     // A file that passed its checksum but does not load (e.g. built for
-    // another CPU): rebuild once.
+    // another CPU): drop it and build it again, once.
+    std::string first_error = dlerror();
     std::remove(path.c_str());
     std::remove((path + ".sum").c_str());
-    throw CompileError(std::string("cannot load cached kernel ") + path + ": " + dlerror());
+    const std::string dir = cache_dir() + "/tmp";
+    std::string bytes = compile_host_shared_object(source, dir);
+    write_cache_entry("host", file, bytes);
+    h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) throw CompileError("cannot load kernel " + path + ": " + first_error + "; after rebuilding: " + dlerror());
   }
   auto mod = std::make_shared<HostModule>(h, key);
   std::lock_guard<std::mutex> lk(st.mu);

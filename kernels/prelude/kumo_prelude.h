@@ -662,8 +662,7 @@ template <class T> struct complex {
   // nothing overflows or underflows needlessly.  Division by 0 gives the
   // component-wise x/0 (inf or nan), as NumPy does.
   static KUMO_FN complex div_(const complex& a, const complex& b) {
-    const T abr = b.re < T(0) ? -b.re : b.re;
-    const T abi = b.im < T(0) ? -b.im : b.im;
+    const T abr = fabs(b.re), abi = fabs(b.im);
     if (abr >= abi) {
       if (abr == T(0) && abi == T(0)) return complex(a.re / abr, a.im / abr);
       const T rat = b.im / b.re;
@@ -803,7 +802,7 @@ template <class T> KUMO_INL complex<T> sinh(const complex<T>& z) {
   if (y == T(0)) return complex<T>(sinh(x), y);
   if (!isfinite(y)) {
     if (x == T(0)) return complex<T>(x, y - y);
-    if (isinf(x)) return complex<T>(x, y - y);
+    if (isinf(x)) return complex<T>(x * x, y - y);
     return complex<T>(y - y, y - y);
   }
   const T ax = fabs(x);
@@ -839,6 +838,7 @@ template <class T> KUMO_INL complex<T> tanh(const complex<T>& z) {
   const T x = z.re, y = z.im;
   if (y == T(0)) return complex<T>(tanh(x), y);
   if (isinf(x)) return complex<T>(copysign(T(1), x), isfinite(y) ? copysign(T(0), sin(y) * cos(y)) : copysign(T(0), y));
+  if (!isfinite(y)) return complex<T>(x == T(0) ? x : y - y, y - y);
   if (isnan(x)) return complex<T>(x, x);
   if (fabs(x) > detail::fc<T>::tanh_cut()) {
     return complex<T>(copysign(T(1), x), T(4) * sin(y) * cos(y) * exp(T(-2) * fabs(x)));
@@ -853,6 +853,7 @@ template <class T> KUMO_INL complex<T> tanh(const complex<T>& z) {
 
 // sin z = -i sinh(iz), cos z = cosh(iz), tan z = -i tanh(iz).
 template <class T> KUMO_INL complex<T> sin(const complex<T>& z) {
+  if (isinf(z.im) && !isfinite(z.re)) return complex<T>(z.re - z.re, limits<T>::infinity());
   const complex<T> w = sinh(complex<T>(-z.im, z.re));
   return complex<T>(w.im, -w.re);
 }
@@ -873,7 +874,11 @@ template <class T> KUMO_INL void asin_acos_kernel(T x, T y, T& re_asin, T& re_ac
     im = log(hypot(x * T(0.5), y * T(0.5))) + T(2) * detail::fc<T>::ln2();
     return;
   }
-  if (isnan(x) || isnan(y)) { re_asin = re_acos = im = x + y; return; }
+  if (isnan(x) || isnan(y)) {
+    re_asin = re_acos = im = x + y;
+    if (x == T(0)) { re_asin = x; re_acos = fc<T>::pi_2(); }  // asin(0 + i nan) = 0 + i nan
+    return;
+  }
   const T r = hypot(x + T(1), y), s = hypot(x - T(1), y);
   const T A = T(0.5) * (r + s);
   const T B = x / A;
@@ -901,7 +906,7 @@ template <class T> KUMO_INL void asin_acos_kernel(T x, T y, T& re_asin, T& re_ac
 template <class T> KUMO_INL complex<T> atanh_kernel(T x, T y) {
   const T big = detail::fc<T>::big();
   if (isinf(x) || isinf(y)) return complex<T>(T(0), isnan(y) ? y : detail::fc<T>::pi_2());
-  if (isnan(x) || isnan(y)) return complex<T>(x + y, x + y);
+  if (isnan(x) || isnan(y)) return complex<T>(x == T(0) ? x : x + y, x + y);
   if (x > big || y > big) {                    // atanh z ~ 1/z
     const T h = hypot(x, y);
     return complex<T>((x / h) / h, detail::fc<T>::pi_2());
@@ -1028,7 +1033,8 @@ template <class T> KUMO_INL complex<T> pow(const T& a, const complex<T>& b) { re
 //        uint64: value if in [0, 2^64); wrapped int64 value if in [-2^63, 0);
 //                0 if >= 2^64 (incl. +inf); 2^63 for NaN and below -2^63
 //        int32:  value if in range, else INT32_MIN
-//        uint32: the int64 result above, wrapped to 32 bits
+//        uint32: value (wrapped) if in [-2^31, 2^32); 0 if >= 2^32;
+//                2^31 for NaN and below -2^31 (from float16: 0 for NaN/-inf)
 //        8/16-bit (signed or unsigned): the int32 result, wrapped
 //      e.g. 300.7 -> uint8 = 44, -1.5 -> uint8 = 255, NaN -> int8 = 0.
 // ===========================================================================
@@ -1049,13 +1055,20 @@ KUMO_FN unsigned long long f2u64(double v) {
   if (v >= -9223372036854775808.0) return (unsigned long long)(long long)v;
   return 0x8000000000000000ull;                // NaN, < -2^63
 }
-template <class To> KUMO_FN To float_to_int(double v) {
+KUMO_FN unsigned f2u32(double v) {
+  if (v > -2147483649.0 && v < 4294967296.0) return (unsigned)(long long)v;
+  return v >= 4294967296.0 ? 0u : 0x80000000u;  // NaN, < -2^31
+}
+// from_half: NumPy converts float16 through a different (scalar) path; the
+// only visible difference is uint32 of NaN / -inf (0 instead of 2^31).
+template <class To, bool from_half = false> KUMO_FN To float_to_int(double v) {
   if constexpr (sizeof(To) == 8) {
     if constexpr (int_info<To>::is_signed) return (To)f2i64(v);
     else return (To)f2u64(v);
   } else if constexpr (sizeof(To) == 4) {
     if constexpr (int_info<To>::is_signed) return (To)f2i32(v);
-    else return (To)(unsigned long long)f2i64(v);
+    else if constexpr (from_half) return (To)(unsigned long long)f2i64(v);
+    else return (To)f2u32(v);
   } else {
     return (To)(unsigned)f2i32(v);
   }
@@ -1086,7 +1099,8 @@ template <class To, class From> KUMO_FN To cast(const From& x) {
     if constexpr (is_same<From, double>::value) return float16(x);
     else return float16((float)x);             // float exact; ints exact below 2^24
   } else if constexpr (is_half<From>::value) {
-    return cast<To>((float)x);
+    if constexpr (is_int<To>::value) return detail::float_to_int<To, true>((double)(float)x);
+    else return cast<To>((float)x);
   } else if constexpr (is_int<To>::value && is_float<From>::value) {
     return detail::float_to_int<To>((double)x);
   } else {
@@ -1279,9 +1293,10 @@ KUMO_FN float16 square(float16 x) { return x * x; }
 template <class T> KUMO_FN complex<T> square(const complex<T>& z) { return z * z; }
 
 // --- maximum / minimum / fmax / fmin ------------------------------------------
-// maximum/minimum propagate NaN (the first NaN operand is returned); on ties
-// the second operand is returned (NumPy: maximum(-0.0, 0.0) == 0.0).
-// fmax/fmin ignore a NaN operand; on ties they return the first operand.
+// maximum/minimum propagate NaN (the first NaN operand is returned);
+// fmax/fmin ignore a NaN operand.  Ties (only visible as +-0) return the
+// second operand for float/double and the first for float16 -- what NumPy's
+// contiguous loops do on x86-64 (its short/strided scalar loops may differ).
 KUMO_IF_INT_(T, T) maximum(T a, T b) { return a > b ? a : b; }
 KUMO_IF_INT_(T, T) minimum(T a, T b) { return a < b ? a : b; }
 KUMO_IF_INT_(T, T) fmax(T a, T b) { return a > b ? a : b; }
@@ -1292,10 +1307,10 @@ KUMO_FN bool fmax(bool a, bool b) { return a || b; }
 KUMO_FN bool fmin(bool a, bool b) { return a && b; }
 KUMO_IF_FLT_(T, T) maximum(T a, T b) { return (a > b || isnan(a)) ? a : b; }
 KUMO_IF_FLT_(T, T) minimum(T a, T b) { return (a < b || isnan(a)) ? a : b; }
-KUMO_IF_FLT_(T, T) fmax(T a, T b) { return (a >= b || isnan(b)) ? a : b; }
-KUMO_IF_FLT_(T, T) fmin(T a, T b) { return (a <= b || isnan(b)) ? a : b; }
-KUMO_FN float16 maximum(float16 a, float16 b) { return ((float)a > (float)b || isnan(a)) ? a : b; }
-KUMO_FN float16 minimum(float16 a, float16 b) { return ((float)a < (float)b || isnan(a)) ? a : b; }
+KUMO_IF_FLT_(T, T) fmax(T a, T b) { return (a > b || isnan(b)) ? a : b; }
+KUMO_IF_FLT_(T, T) fmin(T a, T b) { return (a < b || isnan(b)) ? a : b; }
+KUMO_FN float16 maximum(float16 a, float16 b) { return ((float)a >= (float)b || isnan(a)) ? a : b; }
+KUMO_FN float16 minimum(float16 a, float16 b) { return ((float)a <= (float)b || isnan(a)) ? a : b; }
 KUMO_FN float16 fmax(float16 a, float16 b) { return ((float)a >= (float)b || isnan(b)) ? a : b; }
 KUMO_FN float16 fmin(float16 a, float16 b) { return ((float)a <= (float)b || isnan(b)) ? a : b; }
 // Complex: lexicographic; a NaN in either part of an operand propagates
@@ -1352,8 +1367,8 @@ KUMO_IF_FLT_(T, T) logaddexp(T x, T y) {
 KUMO_IF_FLT_(T, T) logaddexp2(T x, T y) {
   if (x == y) return x + T(1);
   const T d = x - y;
-  if (d > T(0)) return x + log1p(exp2(-d)) * detail::fc<T>::log2e();
-  if (d <= T(0)) return y + log1p(exp2(d)) * detail::fc<T>::log2e();
+  if (d > T(0)) return fma(log1p(exp2(-d)), detail::fc<T>::log2e(), x);
+  if (d <= T(0)) return fma(log1p(exp2(d)), detail::fc<T>::log2e(), y);
   return d;
 }
 KUMO_FN float16 logaddexp(float16 x, float16 y) { return float16(logaddexp((float)x, (float)y)); }

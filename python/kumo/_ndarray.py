@@ -32,14 +32,21 @@ class Flags:
     def __getitem__(self, key):
         names = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
                  "F": "f_contiguous", "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable",
-                 "W": "writeable"}
+                 "W": "writeable", "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
+                 "X": "writebackifcopy"}
         if key not in names:
             raise KeyError(key)
         return getattr(self, names[key])
 
+    aligned = property(lambda self: True)
+    writebackifcopy = property(lambda self: False)
+    contiguous = c_contiguous
+    fortran = f_contiguous
+
     def __repr__(self):
-        return ("  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s\n  WRITEABLE : %s" %
-                (self.c_contiguous, self.f_contiguous, self.owndata, self.writeable))
+        return ("  C_CONTIGUOUS : %s\n  F_CONTIGUOUS : %s\n  OWNDATA : %s\n  WRITEABLE : %s\n  ALIGNED : %s\n"
+                "  WRITEBACKIFCOPY : %s\n" % (self.c_contiguous, self.f_contiguous, self.owndata, self.writeable,
+                                              self.aligned, self.writebackifcopy))
 
 
 def _binary(ufunc, reflected=False):
@@ -224,15 +231,22 @@ def __bool__(self):
 
 
 def _scalar(self, kind):
-    if self.size != 1:
-        raise TypeError("only length-1 arrays can be converted to Python scalars")
-    if self.ndim > 0:
-        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-    return kind(_host(self)[()])
+    if self.ndim != 0:
+        if self.size != 1:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        import warnings
+        warnings.warn("Conversion of an array with ndim > 0 to a scalar is deprecated, and will error in future. "
+                      "Ensure you extract a single element from your array before performing this operation.",
+                      DeprecationWarning, stacklevel=3)
+    v = _host(self).reshape(())[()]
+    if kind is not complex and self.dtype.kind == "c":
+        # Python's own error for int(1j)/float(1j); NumPy raises the same.
+        return kind(complex(v))
+    return kind(v)
 
 
 def __index__(self):
-    if self.ndim != 0 or self.dtype.kind not in "biu":
+    if self.ndim != 0 or self.dtype.kind not in "iu":
         raise TypeError("only integer scalar arrays can be converted to a scalar index")
     return int(_host(self)[()])
 
@@ -243,12 +257,102 @@ def __iter__(self):
     return (self[i] for i in range(self.shape[0]))
 
 
+# ---- indexing ----
+# The C++ binding does the basic indexing (ints, slices, Ellipsis, None);
+# these wrappers add NumPy's treatment of 0-d integer arrays as integers and
+# NumPy's conversion rules for assigned values.
+_core_getitem = ndarray.__getitem__
+_core_setitem = ndarray.__setitem__
+_ARRAYS = (ndarray, numpy.ndarray)
+
+
+def _index_item(k):
+    if isinstance(k, _ARRAYS) and k.ndim == 0 and k.dtype.kind in "iu":
+        return int(k)
+    return k
+
+
+def _normalize_key(key):
+    if type(key) is tuple:
+        for k in key:
+            if isinstance(k, _ARRAYS):
+                return tuple(_index_item(k) for k in key)
+        return key
+    return _index_item(key)
+
+
+def __getitem__(self, key):
+    t = type(key)
+    if t is int or t is slice:
+        return _core_getitem(self, key)
+    return _core_getitem(self, _normalize_key(key))
+
+
+def _shape_str(shape):
+    return "(%s)" % (",".join(str(d) for d in shape) + ("," if len(shape) == 1 else ""))
+
+
+def _fit_value(value, dst_shape):
+    """`value` (an array) reshaped so that it broadcasts to dst_shape the way
+    NumPy's assignment allows (extra leading 1s dropped), else ValueError."""
+    vshape = tuple(value.shape)
+    vs = vshape
+    while len(vs) > len(dst_shape) and vs[0] == 1:
+        vs = vs[1:]
+    if len(vs) > len(dst_shape) or any(v != 1 and v != d for v, d in zip(vs[::-1], dst_shape[::-1])):
+        raise ValueError("could not broadcast input array from shape %s into shape %s"
+                         % (_shape_str(vshape), _shape_str(dst_shape)))
+    return value if vs == vshape else value.reshape(vs)
+
+
+def __setitem__(self, key, value):
+    t = type(value)
+    if t is int or t is bool:
+        _core_setitem(self, key if type(key) in (int, slice) else _normalize_key(key), value)
+        return
+    key = key if type(key) in (int, slice) else _normalize_key(key)
+    kind = self.dtype.kind
+    if t is float:
+        if kind in "iu" and (value != value or value in (float("inf"), float("-inf"))):
+            int(value)  # Python's ValueError / OverflowError for NaN / inf, as NumPy
+        _core_setitem(self, key, value)
+        return
+    if t is complex and kind != "c":
+        if kind == "b":
+            _core_setitem(self, key, bool(value))
+            return
+        (int if kind in "iu" else float)(value)  # raises Python's TypeError, as NumPy
+    dst = _core_getitem(self, key)
+    if not dst._writeable:
+        raise ValueError("assignment destination is read-only")
+    if t is complex:
+        dst._assign(value)
+        return
+    if isinstance(value, ndarray):
+        dst._assign(_fit_value(value, dst.shape))
+        return
+    if not isinstance(value, numpy.ndarray):
+        # Python sequences, NumPy scalars, None, strings...: NumPy's own conversion
+        # to the destination dtype gives NumPy's values and errors (OverflowError
+        # for out-of-range Python ints, TypeError for complex into real, ...).
+        if isinstance(value, (list, tuple)):
+            from kumo._creation import _to_host_nested
+            value = numpy.array(_to_host_nested(value), dtype=self.dtype)
+        elif hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+            value = numpy.asarray(value)
+        else:
+            tmp = numpy.empty((), dtype=self.dtype)
+            tmp[()] = value
+            value = tmp
+    dst._assign(_fit_value(value, dst.shape))
+
+
 def __copy__(self):
-    return self.copy()
+    return self.copy(order="K")
 
 
 def __deepcopy__(self, memo):
-    return self.copy()
+    return self.copy(order="K")
 
 
 def __reduce__(self):

@@ -1,0 +1,166 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "core/array.h"
+#include "core/errors.h"
+#include "kernels/codegen.h"
+#include "kernels/elementwise.h"
+#include "kernels/kernel_cache.h"
+#include "kernels/reduction.h"
+
+using namespace kumo;
+
+namespace {
+
+Array iota(const Shape& shape, Dtype dt = Dtype::kFloat64) {
+  Array a = Array::empty(shape, Dtype::kFloat64, host_device());
+  double* p = reinterpret_cast<double*>(a.data());
+  for (int64_t i = 0; i < a.size(); ++i) p[i] = static_cast<double>(i);
+  return dt == Dtype::kFloat64 ? a : a.astype(dt);
+}
+
+double get(const Array& a, int64_t flat) {
+  Array c = a.astype(Dtype::kFloat64, Order::kC);
+  return reinterpret_cast<const double*>(c.data())[flat];
+}
+
+}  // namespace
+
+TEST(Kernels, ParamsParse) {
+  auto p = kernels::parse_params("T x, raw float32 y, const int32 z");
+  ASSERT_EQ(p.size(), 3u);
+  EXPECT_TRUE(p[0].is_generic);
+  EXPECT_TRUE(p[1].raw);
+  EXPECT_EQ(p[1].dtype, Dtype::kFloat32);
+  EXPECT_TRUE(p[2].is_const);
+  EXPECT_THROW(kernels::parse_params("T"), ValueError);
+  EXPECT_THROW(kernels::parse_params("T x, T x"), ValueError);
+}
+
+TEST(Kernels, ElementwiseContiguousAndStrided) {
+  auto spec = kernels::ElementwiseSpec::create("addmul", "T x, T y", "T z", "z = x * 2 + y");
+  Array x = iota(Shape{3, 4});
+  Array y = iota(Shape{4});
+  Array z = kernels::call_elementwise(*spec, {x, y}, {Array()})[0];
+  EXPECT_EQ(z.shape(), (Shape{3, 4}));
+  EXPECT_EQ(get(z, 5), 5 * 2 + 1);
+  // Transposed and reversed input: the strided loop.
+  Array xt = x.transpose().index({IndexItem::slice(std::nullopt, std::nullopt, -1)});
+  Array y3 = iota(Shape{3});
+  Array zt = kernels::call_elementwise(*spec, {xt, y3}, {Array()})[0];
+  EXPECT_EQ(get(zt, 0), 3 * 2 + 0);  // xt[0, 0] = x[0, 3]
+  EXPECT_EQ(get(zt, 5), 10 * 2 + 2);  // xt[1, 2] = x[2, 3 - 1] = 10
+}
+
+TEST(Kernels, ElementwiseBindsGenericTypesAndRejectsConflicts) {
+  auto spec = kernels::ElementwiseSpec::create("same", "T x, T y", "T z", "z = x + y");
+  Array a = iota(Shape{2}, Dtype::kFloat32);
+  Array b = iota(Shape{2}, Dtype::kFloat64);
+  EXPECT_THROW(kernels::call_elementwise(*spec, {a, b}, {Array()}), TypeError);
+}
+
+TEST(Kernels, ReductionOverAxesMatchesLoop) {
+  auto spec = kernels::ReductionSpec::create("sum_", "T x", "T y", "x", "a + b", "y = a", "0", "T");
+  Array x = iota(Shape{3, 4, 5});
+  Array s1 = kernels::call_reduction(*spec, {x}, {Array()}, {1}, false, false)[0];
+  EXPECT_EQ(s1.shape(), (Shape{3, 5}));
+  // sum over axis 1 of element (i, :, k) = sum_j (20 i + 5 j + k)
+  EXPECT_EQ(get(s1, 1 * 5 + 2), 4 * 20 + 5 * 6 + 4 * 2);
+  Array s02 = kernels::call_reduction(*spec, {x}, {Array()}, {0, 2}, false, true)[0];
+  EXPECT_EQ(s02.shape(), (Shape{1, 4, 1}));
+  double expect = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 5; ++k) expect += 20 * i + 5 * 2 + k;
+  EXPECT_EQ(get(s02, 2), expect);
+  Array all = kernels::call_reduction(*spec, {x}, {Array()}, {}, true, false)[0];
+  EXPECT_EQ(get(all, 0), 59.0 * 60 / 2);
+}
+
+TEST(Kernels, ReductionWithoutIdentityRejectsEmpty) {
+  auto spec = kernels::ReductionSpec::create("max_", "T x", "T y", "x", "a > b ? a : b", "y = a", "", "T");
+  Array e = Array::empty(Shape{0, 3}, Dtype::kFloat64, host_device());
+  EXPECT_THROW(kernels::call_reduction(*spec, {e}, {Array()}, {0}, false, false), ValueError);
+  Array r = kernels::call_reduction(*spec, {e}, {Array()}, {1}, false, false)[0];
+  EXPECT_EQ(r.shape(), (Shape{0}));
+}
+
+TEST(Kernels, LargeSumIsPairwiseAccurate) {
+  // 2^24 + 1 cannot be represented in float32; a sequential float32 sum of
+  // ones stalls at 2^24, a pairwise one does not.
+  const int64_t n = (1 << 24) + 4096;
+  Array ones = Array::empty(Shape{n}, Dtype::kFloat32, host_device());
+  float* p = reinterpret_cast<float*>(ones.data());
+  for (int64_t i = 0; i < n; ++i) p[i] = 1.0f;
+  auto spec = kernels::ReductionSpec::create("fsum", "T x", "T y", "x", "a + b", "y = a", "0", "T");
+  Array s = kernels::call_reduction(*spec, {ones}, {Array()}, {}, true, false)[0];
+  EXPECT_EQ(get(s, 0), static_cast<double>(n));
+}
+
+TEST(Kernels, CompileErrorCarriesCompilerLog) {
+  auto spec = kernels::ElementwiseSpec::create("broken", "T x", "T y", "y = x +* 1");
+  Array x = iota(Shape{2});
+  try {
+    kernels::call_elementwise(*spec, {x}, {Array()});
+    FAIL() << "expected a CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("error"), std::string::npos);
+  }
+}
+
+TEST(Kernels, SourceTargetsDiffer) {
+  auto spec = kernels::ElementwiseSpec::create("k", "T x", "T y", "y = x");
+  kernels::ElementwiseSignature sig;
+  sig.bindings = {{"T", Dtype::kFloat32}};
+  sig.param_dtypes = sig.array_dtypes = {Dtype::kFloat32, Dtype::kFloat32};
+  std::string host = kernels::generate_elementwise(*spec, sig, kernels::Target::kHost);
+  std::string cuda = kernels::generate_elementwise(*spec, sig, kernels::Target::kCuda);
+  EXPECT_NE(host.find("extern \"C\" void kumo_elementwise"), std::string::npos);
+  EXPECT_NE(cuda.find("__global__"), std::string::npos);
+  EXPECT_EQ(host.find("__global__"), std::string::npos);
+}
+
+TEST(KernelCache, DamagedEntryIsRebuiltNotLoaded) {
+  std::string dir = testing::TempDir() + "kumo_cache_test_" + std::to_string(::getpid());
+  setenv("KUMO_CACHE_DIR", dir.c_str(), 1);
+  kernels::write_cache_entry("host", "x.bin", "hello world");
+  ASSERT_TRUE(kernels::read_cache_entry("host", "x.bin").has_value());
+  {
+    std::ofstream f(kernels::cache_entry_path("host", "x.bin"), std::ios::binary | std::ios::trunc);
+    f << "hello";  // truncated
+  }
+  EXPECT_FALSE(kernels::read_cache_entry("host", "x.bin").has_value());
+  // The damaged entry is gone, so the next write/read round trip is clean.
+  kernels::write_cache_entry("host", "x.bin", "hello world");
+  EXPECT_EQ(*kernels::read_cache_entry("host", "x.bin"), "hello world");
+
+  // A real kernel: compile, corrupt the .so on disk, forget the memory
+  // level, and load again: it is rebuilt and still computes.
+  auto spec = kernels::ElementwiseSpec::create("cache_probe", "T x", "T y", "y = x + 41");
+  Array x = iota(Shape{1});
+  auto before = kernels::kernel_cache_stats();
+  kernels::call_elementwise(*spec, {x}, {Array()});
+  std::string src;
+  kernels::ElementwiseSignature sig;
+  sig.bindings = {{"T", Dtype::kFloat64}};
+  sig.param_dtypes = sig.array_dtypes = {Dtype::kFloat64, Dtype::kFloat64};
+  src = kernels::generate_elementwise(*spec, sig, kernels::Target::kHost);
+  auto mod = kernels::get_host_module(src);
+  std::string so = kernels::cache_entry_path("host", mod->key() + ".so");
+  {
+    // Replace (not overwrite in place: the loaded module maps that inode).
+    std::ofstream f(so + ".damaged", std::ios::binary | std::ios::trunc);
+    f << "garbage";
+  }
+  ASSERT_EQ(std::rename((so + ".damaged").c_str(), so.c_str()), 0);
+  kernels::clear_memory_cache();
+  auto mod2 = kernels::get_host_module(src);
+  auto after = kernels::kernel_cache_stats();
+  EXPECT_GE(after.host_compiles, before.host_compiles + 2);
+  using Fn = void (*)(const void*, int64_t, int64_t);
+  EXPECT_NE(reinterpret_cast<Fn>(mod2->symbol("kumo_elementwise")), nullptr);
+  unsetenv("KUMO_CACHE_DIR");
+}
