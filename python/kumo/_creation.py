@@ -217,7 +217,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     stop_a = asarray(stop) * 1.0
     dt = numpy.result_type(start_a.dtype, stop_a.dtype, float)
     delta = stop_a - start_a
-    y = arange(0, num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
+    y = arange(0, num, dtype=dt if dt.kind == "f" else numpy.float64).astype(dt, copy=False)
+    y = y.reshape((-1,) + (1,) * delta.ndim)
     any_step_zero = False
     if div > 0:
         step = delta / div
@@ -241,6 +242,8 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
         y = uf.floor(y)
     y = y.astype(out_dtype, copy=False)
     if retstep:
+        if isinstance(step, ndarray) and step.ndim == 0:
+            step = _core.to_numpy(step)[()]  # a NumPy scalar, as numpy.linspace returns
         return y, step
     return y
 
@@ -308,7 +311,9 @@ def tri(N, M=None, k=0, dtype=float, like=None):
 
 def _tri_mask(m, k, lower):
     from kumo import _ufuncs as uf
-    n_rows, n_cols = m.shape[-2], m.shape[-1]
+    if m.ndim == 0:
+        raise TypeError("tril/triu need an array with at least 1 dimension")
+    n_rows, n_cols = (m.shape[-1], m.shape[-1]) if m.ndim == 1 else (m.shape[-2], m.shape[-1])
     i = arange(n_rows, dtype=numpy.int64).reshape((n_rows, 1))
     j = arange(n_cols, dtype=numpy.int64).reshape((1, n_cols))
     return uf.greater_equal(i + k, j) if lower else uf.less_equal(i + k, j)
@@ -317,16 +322,12 @@ def _tri_mask(m, k, lower):
 def tril(m, k=0):
     from kumo._searching import where
     m = asarray(m)
-    if m.ndim < 2:
-        raise ValueError("input array must be at least 2-d")
     return where(_tri_mask(m, k, True), m, zeros(1, dtype=m.dtype))
 
 
 def triu(m, k=0):
     from kumo._searching import where
     m = asarray(m)
-    if m.ndim < 2:
-        raise ValueError("input array must be at least 2-d")
     return where(_tri_mask(m, k, False), m, zeros(1, dtype=m.dtype))
 
 

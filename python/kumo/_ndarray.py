@@ -232,12 +232,7 @@ def __bool__(self):
 
 def _scalar(self, kind):
     if self.ndim != 0:
-        if self.size != 1:
-            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-        import warnings
-        warnings.warn("Conversion of an array with ndim > 0 to a scalar is deprecated, and will error in future. "
-                      "Ensure you extract a single element from your array before performing this operation.",
-                      DeprecationWarning, stacklevel=3)
+        raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
     v = _host(self).reshape(())[()]
     if kind is not complex and self.dtype.kind == "c":
         # Python's own error for int(1j)/float(1j); NumPy raises the same.
@@ -338,7 +333,8 @@ def __setitem__(self, key, value):
         if isinstance(value, (list, tuple)):
             from kumo._creation import _to_host_nested
             value = numpy.array(_to_host_nested(value), dtype=self.dtype)
-        elif hasattr(value, "__array__") or hasattr(value, "__array_interface__"):
+        elif not isinstance(value, numpy.generic) and (hasattr(value, "__array__") or
+                                                       hasattr(value, "__array_interface__")):
             value = numpy.asarray(value)
         else:
             tmp = numpy.empty((), dtype=self.dtype)
