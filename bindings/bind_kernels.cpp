@@ -11,6 +11,8 @@
 #include "kernels/reduction.h"
 #include "kernels/ufunc.h"
 
+#include <unordered_map>
+
 namespace kumo {
 namespace py_bind {
 
@@ -175,9 +177,91 @@ std::vector<Array> kernel_args(const std::vector<kernels::ParamSpec>& params, co
   return arrays;
 }
 
+// Operators of kumo.ndarray call these ufuncs (registered by the Python
+// package at import) straight from C++, skipping a Python frame per call.
+struct OperatorTable {
+  std::unordered_map<std::string, std::shared_ptr<Ufunc>> ufuncs;
+};
+OperatorTable& operators() {
+  static OperatorTable* t = new OperatorTable();
+  return *t;
+}
+
+bool operand_is_foreign(py::handle other) {
+  if (py::isinstance<Array>(other) || is_python_scalar(other)) return false;
+  PyObject* o = other.ptr();
+  if (PyList_Check(o) || PyTuple_Check(o)) return false;
+  static py::object np_ndarray = py::module_::import("numpy").attr("ndarray");
+  static py::object np_generic = py::module_::import("numpy").attr("generic");
+  if (py::isinstance(other, np_ndarray) || py::isinstance(other, np_generic)) return false;
+  // Objects with their own __array_ufunc__ (or not array-like at all) get
+  // the chance to handle the operation themselves.
+  return py::hasattr(other, "__array_ufunc__") || !py::hasattr(other, "__array__");
+}
+
+py::object apply_operator(const char* name, py::handle a, py::handle b, bool inplace) {
+  auto it = operators().ufuncs.find(name);
+  if (it == operators().ufuncs.end()) throw TypeError(std::string("operator ufunc '") + name + "' is not registered");
+  if (operand_is_foreign(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+  const Ufunc& u = *it->second;
+  std::vector<kernels::UfuncOperand> ins(2);
+  ins[0] = to_operand(a);
+  ins[1] = to_operand(b);
+  if (inplace) {
+    const Array& out = cast_array(a);
+    u.call(ins, {out}, std::nullopt, Casting::kSameKind);
+    return py::reinterpret_borrow<py::object>(a);
+  }
+  return py::cast(u.call(ins, {}, std::nullopt, Casting::kSameKind)[0]);
+}
+
 }  // namespace
 
 void bind_kernels(py::module_& m) {
+  m.def("_register_operator", [](const std::string& name, std::shared_ptr<Ufunc> u) {
+    operators().ufuncs[name] = std::move(u);
+  });
+  {
+    py::object nd = m.attr("ndarray");
+    py::class_<Array> cls = py::reinterpret_borrow<py::class_<Array>>(nd);
+    struct Op {
+      const char* py;
+      const char* ufunc;
+    };
+    static const Op binary[] = {
+        {"add", "add"},          {"sub", "subtract"},      {"mul", "multiply"},   {"truediv", "divide"},
+        {"floordiv", "floor_divide"}, {"mod", "remainder"}, {"pow", "power"},       {"and", "bitwise_and"},
+        {"or", "bitwise_or"},    {"xor", "bitwise_xor"},   {"lshift", "left_shift"}, {"rshift", "right_shift"},
+    };
+    for (const Op& op : binary) {
+      const char* uf = op.ufunc;
+      cls.def((std::string("__") + op.py + "__").c_str(),
+              [uf](py::handle self, py::handle other) { return apply_operator(uf, self, other, false); },
+              py::is_operator());
+      cls.def((std::string("__r") + op.py + "__").c_str(),
+              [uf](py::handle self, py::handle other) {
+                if (operand_is_foreign(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+                auto it = operators().ufuncs.find(uf);
+                if (it == operators().ufuncs.end()) throw TypeError("operator ufunc is not registered");
+                std::vector<kernels::UfuncOperand> ins(2);
+                ins[0] = to_operand(other);
+                ins[1] = to_operand(self);
+                return py::cast(it->second->call(ins, {}, std::nullopt, Casting::kSameKind)[0]);
+              },
+              py::is_operator());
+      cls.def((std::string("__i") + op.py + "__").c_str(),
+              [uf](py::handle self, py::handle other) { return apply_operator(uf, self, other, true); },
+              py::is_operator());
+    }
+    static const Op compare[] = {{"eq", "equal"}, {"ne", "not_equal"}, {"lt", "less"},
+                                 {"le", "less_equal"}, {"gt", "greater"}, {"ge", "greater_equal"}};
+    for (const Op& op : compare) {
+      const char* uf = op.ufunc;
+      cls.def((std::string("__") + op.py + "__").c_str(),
+              [uf](py::handle self, py::handle other) { return apply_operator(uf, self, other, false); },
+              py::is_operator());
+    }
+  }
   py::class_<Ufunc, std::shared_ptr<Ufunc>>(m, "ufunc")
       .def(py::init([](const std::string& name, int nin, int nout,
                        const std::vector<std::pair<std::string, std::string>>& loops, const std::string& preamble,

@@ -21,8 +21,7 @@ constexpr unsigned kCudaBlock = 256;
 
 struct CompiledElementwise {
   HostRangeFn host_fn = nullptr;
-  std::string cuda_source;                       // generated once
-  std::unordered_map<int, std::string> cubins;   // per arch
+  CudaKernel cuda;
 };
 
 std::mutex g_mu;
@@ -40,7 +39,8 @@ std::shared_ptr<CompiledElementwise> compile(const ElementwiseSpec& spec, const 
     ck->host_fn = reinterpret_cast<HostRangeFn>(mod->symbol("kumo_elementwise"));
     if (verify_cuda_enabled()) verify_cuda_source(generate_elementwise(spec, sig, Target::kCuda), spec.options);
   } else {
-    ck->cuda_source = generate_elementwise(spec, sig, Target::kCuda);
+    ck->cuda.source = generate_elementwise(spec, sig, Target::kCuda);
+    ck->cuda.options = spec.options;
   }
   return ck;
 }
@@ -89,26 +89,50 @@ TypeBindings bind_generic_types(const std::vector<ParamSpec>& params, const std:
 
 void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature& sig, const std::vector<Array>& args,
                         int64_t size) {
+  std::vector<const Array*> ptrs;
+  ptrs.reserve(args.size());
+  for (const Array& a : args) ptrs.push_back(&a);
+  launch_elementwise(spec, sig, ptrs.data(), ptrs.size(), size);
+}
+
+void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature& sig, const Array* const* argp,
+                        size_t n, int64_t size) {
+  // The hot path of every array operation: no heap allocation besides the
+  // arrays themselves, so fixed-capacity locals instead of vectors.
+  constexpr size_t kMaxOperands = 32;
   const size_t nin = spec.in_params.size();
-  const size_t n = args.size();
+  struct ArgView {
+    const Array* const* p;
+    const Array& operator[](size_t k) const { return *p[k]; }
+  } args{argp};
   if (n != nin + spec.out_params.size())
     throw ValueError("Wrong number of arguments for '" + spec.name + "'");
-  std::vector<const Array*> all;
-  for (const Array& a : args) all.push_back(&a);
-  check_same_device(all);
-  Device& device = args.empty() ? current_device() : args[0].device();
+  if (n > kMaxOperands)
+    throw ValueError("kernel '" + spec.name + "' has " + std::to_string(n) + " arguments; at most " +
+                     std::to_string(kMaxOperands) + " are supported");
+  auto is_raw = [&](size_t k) { return k < nin ? spec.in_params[k].raw : spec.out_params[k - nin].raw; };
+  Device* device = n ? &args[0].device() : &current_device();
+  for (size_t k = 1; k < n; ++k)
+    if (&args[k].device() != device)
+      throw DeviceError("arrays are on different devices: " + device->name() + " and " + args[k].device().name() +
+                        "; move one with to_device() first");
 
-  // Iteration shape: the outputs' shape; inputs broadcast to it.
-  std::vector<Shape> shapes;
-  for (size_t k = 0; k < n; ++k) {
-    bool raw = k < nin ? spec.in_params[k].raw : spec.out_params[k - nin].raw;
-    if (!raw) shapes.push_back(args[k].shape());
-  }
+  // Iteration shape: the broadcast of every non-raw operand; outputs must have it.
   Shape shape;
-  if (!shapes.empty()) {
-    shape = broadcast_shapes(shapes);
+  bool any_loop_operand = false;
+  for (size_t k = 0; k < n; ++k) {
+    if (is_raw(k)) continue;
+    const Shape& s = args[k].shape();
+    if (!any_loop_operand) {
+      shape = s;
+      any_loop_operand = true;
+    } else if (s != shape) {
+      shape = broadcast_shapes({shape, s});
+    }
+  }
+  if (any_loop_operand) {
     for (size_t k = nin; k < n; ++k) {
-      if (spec.out_params[k - nin].raw) continue;
+      if (is_raw(k)) continue;
       if (args[k].shape() != shape)
         throw ValueError("non-broadcastable output operand with shape " + args[k].shape().to_string() +
                          " doesn't match the broadcast shape " + shape.to_string());
@@ -119,84 +143,74 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     shape = Shape{size};
   }
   const int64_t total = shape_size(shape);
+  if (total == 0) return;
 
-  // Operands of the loop (non-raw) and raw descriptors.
-  std::vector<Array> ops;
-  std::vector<Array> raws;
+  // Loop operands (pointers into args, or overlap-breaking copies).
+  const Array* ops[kMaxOperands];
+  std::vector<Array> copies;  // allocated only when an input overlaps an output
+  const Array* raws[kMaxOperands];
+  size_t nops = 0, nraw = 0;
   int lead = -1;
   for (size_t k = 0; k < n; ++k) {
-    bool raw = k < nin ? spec.in_params[k].raw : spec.out_params[k - nin].raw;
-    if (raw) {
-      raws.push_back(args[k]);
+    if (is_raw(k)) {
+      raws[nraw++] = argp[k];
       continue;
     }
-    Array a = args[k];
+    const Array* a = argp[k];
     if (k < nin) {
       // An input that overlaps an output differently must be read before
       // it is overwritten: take a copy (NumPy does the same).
       for (size_t o = nin; o < n; ++o) {
         const Array& out = args[o];
-        if (out.memory() == a.memory() && a.memory()->size() > 0 &&
-            !(out.offset() == a.offset() && out.strides() == a.strides() && out.shape() == a.shape())) {
-          a = a.copy(Order::kC);
+        if (out.memory() == a->memory() && a->memory()->size() > 0 &&
+            !(out.offset() == a->offset() && out.strides() == a->strides() && out.shape() == a->shape())) {
+          if (copies.empty()) copies.reserve(nin);
+          copies.push_back(a->copy(Order::kC));
+          a = &copies.back();
           break;
         }
       }
     } else if (lead < 0) {
-      lead = static_cast<int>(ops.size());
+      lead = static_cast<int>(nops);
     }
-    ops.push_back(a);
+    ops[nops++] = a;
   }
-  if (total == 0) return;
 
-  std::vector<Strides> strides;
-  for (const Array& a : ops) strides.push_back(broadcast_strides(a.shape(), a.strides(), shape));
-  IterSpace it;
-  if (spec.reorder_axes) {
-    it = squash(shape, strides, lead);
-  } else {
-    it = squash(shape, strides, -1);
+  Strides strides[kMaxOperands];
+  for (size_t k = 0; k < nops; ++k) {
+    const Array& a = *ops[k];
+    strides[k] = a.shape() == shape ? a.strides() : broadcast_strides(a.shape(), a.strides(), shape);
   }
-  bool contiguous = it.shape.size() <= 1;
-  if (contiguous)
-    for (size_t k = 0; k < ops.size(); ++k)
-      if (it.shape.size() == 1 && it.strides[k][0] != ops[k].itemsize()) contiguous = false;
-  if (it.shape.size() == 0) {
-    // A single element: treat as a contiguous run of one.
-    it.shape = Shape{1};
-    for (auto& s : it.strides) s = Strides{0};
+  Shape it_shape = shape;
+  squash_in_place(it_shape, strides, nops, spec.reorder_axes ? lead : -1);
+  bool contiguous = it_shape.size() <= 1;
+  if (it_shape.size() == 1)
+    for (size_t k = 0; k < nops; ++k)
+      if (strides[k][0] != ops[k]->itemsize()) contiguous = false;
+  if (it_shape.size() == 0) {
+    // A single element: a contiguous run of one.
+    it_shape = Shape{1};
+    for (size_t k = 0; k < nops; ++k) strides[k] = Strides{0};
     contiguous = true;
   }
 
   ArgsBuffer buf;
   buf.i64(total);
-  buf.two_i32(it.shape.size(), contiguous ? 1 : 0);
-  buf.dims(it.shape.data(), it.shape.size());
-  for (const Array& a : ops) buf.ptr(a.data());
-  for (size_t k = 0; k < ops.size(); ++k) buf.dims(it.strides[k].data(), it.shape.size());
-  for (const Array& r : raws) buf.raw_desc(r);
+  buf.two_i32(it_shape.size(), contiguous ? 1 : 0);
+  buf.dims(it_shape.data(), it_shape.size());
+  for (size_t k = 0; k < nops; ++k) buf.ptr(ops[k]->data());
+  for (size_t k = 0; k < nops; ++k) buf.dims(strides[k].data(), it_shape.size());
+  for (size_t r = 0; r < nraw; ++r) buf.raw_desc(*raws[r]);
 
-  if (device.type() == DeviceType::kCPU) {
+  if (device->type() == DeviceType::kCPU) {
     auto ck = lookup(spec, sig, Target::kHost);
     run_host_range(ck->host_fn, buf.data(), total, kHostGrain);
   } else {
     auto ck = lookup(spec, sig, Target::kCuda);
-    CudaPlugin* plugin = cuda_plugin();
-    int arch = plugin->kernels().device_arch(device.index());
-    std::string cubin;
-    {
-      std::lock_guard<std::mutex> lk(g_mu);
-      auto it2 = ck->cubins.find(arch);
-      if (it2 != ck->cubins.end()) cubin = it2->second;
-    }
-    if (cubin.empty()) {
-      cubin = get_cuda_cubin(ck->cuda_source, arch, spec.options);
-      std::lock_guard<std::mutex> lk(g_mu);
-      ck->cubins[arch] = cubin;
-    }
+    void* fn = cuda_function(*device, ck->cuda, "kumo_elementwise");
     int64_t blocks = (total + kCudaBlock - 1) / kCudaBlock;
     unsigned grid = static_cast<unsigned>(std::min<int64_t>(blocks, 1 << 20));
-    run_cuda_kernel(device, cubin, "kumo_elementwise", buf, grid, kCudaBlock);
+    launch_cuda(*device, fn, buf, grid, kCudaBlock);
   }
 }
 

@@ -16,6 +16,9 @@ namespace kernels {
 // shape. `size` (>= 0) gives the iteration size when every argument is raw.
 void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature& sig, const std::vector<Array>& args,
                         int64_t size = -1);
+// The same over `n` arrays given by pointer (no container needed).
+void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature& sig, const Array* const* args,
+                        size_t n, int64_t size = -1);
 
 // A user-level call: binds generic types from the inputs (or `forced`),
 // allocates outputs that are not given (undefined Array), broadcasts and

@@ -8,6 +8,7 @@
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
+#include "kernels/kernel_cache.h"
 
 namespace kumo {
 namespace kernels {
@@ -33,38 +34,57 @@ void ArgsBuffer::raw_desc(const Array& a) {
   dims(a.strides().data(), a.ndim());
 }
 
-IterSpace squash(const Shape& shape, std::vector<Strides> strides, int lead) {
+void squash_in_place(Shape& shape, Strides* strides, size_t nops, int lead) {
   const int nd = shape.size();
-  const size_t nops = strides.size();
-  std::vector<int> perm;
+  int perm[kMaxNdim];
+  int np = 0;
   for (int d = 0; d < nd; ++d)
-    if (shape[d] != 1) perm.push_back(d);
+    if (shape[d] != 1) perm[np++] = d;
   if (lead >= 0 && static_cast<size_t>(lead) < nops) {
     const Strides& ls = strides[lead];
-    std::stable_sort(perm.begin(), perm.end(),
-                     [&](int a, int b) { return std::abs(ls[a]) > std::abs(ls[b]); });
+    std::stable_sort(perm, perm + np, [&](int a, int b) { return std::abs(ls[a]) > std::abs(ls[b]); });
   }
-  IterSpace out;
-  out.strides.assign(nops, Strides());
-  for (int d : perm) {
-    int n = out.shape.size();
-    bool merge = n > 0;
+  Shape out_shape;
+  // Decide merges using all operands, then apply.
+  int group_of[kMaxNdim];
+  int ngroups = 0;
+  int64_t extents[kMaxNdim];
+  for (int i = 0; i < np; ++i) {
+    int d = perm[i];
+    bool merge = ngroups > 0;
     if (merge) {
+      int pd = perm[i - 1];
       for (size_t k = 0; k < nops; ++k) {
-        if (out.strides[k][n - 1] != strides[k][d] * shape[d]) {
+        if (strides[k][pd] != strides[k][d] * shape[d]) {
           merge = false;
           break;
         }
       }
     }
     if (merge) {
-      out.shape[n - 1] *= shape[d];
-      for (size_t k = 0; k < nops; ++k) out.strides[k][n - 1] = strides[k][d];
+      extents[ngroups - 1] *= shape[d];
     } else {
-      out.shape.push_back(shape[d]);
-      for (size_t k = 0; k < nops; ++k) out.strides[k].push_back(strides[k][d]);
+      extents[ngroups++] = shape[d];
     }
+    group_of[i] = ngroups - 1;
   }
+  for (size_t k = 0; k < nops; ++k) {
+    int64_t st[kMaxNdim];
+    // A group's stride is the stride of its last (fastest) axis.
+    for (int i = 0; i < np; ++i) st[group_of[i]] = strides[k][perm[i]];
+    strides[k].resize(ngroups);
+    for (int g = 0; g < ngroups; ++g) strides[k][g] = st[g];
+  }
+  out_shape.resize(ngroups);
+  for (int g = 0; g < ngroups; ++g) out_shape[g] = extents[g];
+  shape = out_shape;
+}
+
+IterSpace squash(const Shape& shape, std::vector<Strides> strides, int lead) {
+  IterSpace out;
+  out.shape = shape;
+  squash_in_place(out.shape, strides.data(), strides.size(), lead);
+  out.strides = std::move(strides);
   return out;
 }
 
@@ -73,32 +93,30 @@ void run_host_range(HostRangeFn fn, const void* args, int64_t n, int64_t grain) 
   parallel_for(n, grain, [&](int64_t b, int64_t e) { fn(args, b, e); });
 }
 
-void run_cuda_kernel(Device& device, const std::string& cubin, const char* name, const ArgsBuffer& args,
-                     unsigned grid, unsigned block) {
+void* cuda_function(Device& device, CudaKernel& kernel, const char* name) {
+  {
+    std::lock_guard<std::mutex> lk(kernel.mu);
+    auto it = kernel.functions.find(device.index());
+    if (it != kernel.functions.end()) return it->second;
+  }
   CudaPlugin* plugin = cuda_plugin();
   if (!plugin) throw DeviceError("CUDA plugin is not loaded: " + cuda_plugin_load_error());
   CudaKernelBackend& backend = plugin->kernels();
-  // load_function caches per (device, image); keep our own map to skip hashing.
-  static std::mutex mu;
-  static std::unordered_map<std::string, void*>* functions = new std::unordered_map<std::string, void*>();
-  std::string key = std::to_string(device.index()) + ":" + name + ":" + std::to_string(std::hash<std::string>()(cubin));
-  void* fn = nullptr;
-  {
-    std::lock_guard<std::mutex> lk(mu);
-    auto it = functions->find(key);
-    if (it != functions->end()) fn = it->second;
-  }
-  if (!fn) {
-    fn = backend.load_function(device.index(), cubin, name);
-    std::lock_guard<std::mutex> lk(mu);
-    (*functions)[key] = fn;
-  }
+  const int arch = backend.device_arch(device.index());
+  const std::string cubin = get_cuda_cubin(kernel.source, arch, kernel.options);
+  void* fn = backend.load_function(device.index(), cubin, name);
+  std::lock_guard<std::mutex> lk(kernel.mu);
+  kernel.functions[device.index()] = fn;
+  return fn;
+}
+
+void launch_cuda(Device& device, void* function, const ArgsBuffer& args, unsigned grid, unsigned block) {
   LaunchDims dims;
   dims.grid[0] = std::max(1u, grid);
   dims.block[0] = block;
   void* arg_ptr = const_cast<void*>(args.data());
   void* kargs[] = {arg_ptr};
-  backend.launch(device.index(), fn, dims, device.current_stream(), kargs);
+  cuda_plugin()->kernels().launch(device.index(), function, dims, device.current_stream(), kargs);
 }
 
 }  // namespace kernels

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <mutex>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -41,25 +43,37 @@ bool make_kernel_key(uint64_t spec_id, int target, const std::vector<Dtype>& a, 
 // A flat buffer of 8-byte words laid out like a generated Kumo*Args struct.
 class ArgsBuffer {
  public:
-  void i64(int64_t v) { words_.push_back(v); }
+  void i64(int64_t v) { push(v); }
   void two_i32(int32_t a, int32_t b) {
     int64_t w = 0;
     std::memcpy(&w, &a, 4);
     std::memcpy(reinterpret_cast<char*>(&w) + 4, &b, 4);
-    words_.push_back(w);
+    push(w);
   }
-  void ptr(const void* p) { words_.push_back(static_cast<int64_t>(reinterpret_cast<intptr_t>(p))); }
-  // Writes exactly kMaxNdim words: the first values.size() given, zeros after.
+  void ptr(const void* p) { push(static_cast<int64_t>(reinterpret_cast<intptr_t>(p))); }
+  // Writes exactly kMaxNdim words: the first n values given, zeros after.
   void dims(const int64_t* values, int n) {
-    for (int i = 0; i < kMaxNdim; ++i) words_.push_back(i < n ? values[i] : 0);
+    for (int i = 0; i < kMaxNdim; ++i) push(i < n ? values[i] : 0);
   }
   void raw_desc(const Array& a);
-  const void* data() const { return words_.data(); }
-  size_t size_bytes() const { return words_.size() * 8; }
-  void clear() { words_.clear(); }
+  const void* data() const { return heap_.empty() ? inline_ : heap_.data(); }
+  size_t size_bytes() const { return n_ * 8; }
 
  private:
-  std::vector<int64_t> words_;
+  // Most launches fit inline, so the hot path does not allocate.
+  static constexpr size_t kInline = 640;
+  void push(int64_t v) {
+    if (n_ < kInline) {
+      inline_[n_++] = v;
+      return;
+    }
+    if (heap_.empty()) heap_.assign(inline_, inline_ + kInline);
+    heap_.push_back(v);
+    ++n_;
+  }
+  alignas(16) int64_t inline_[kInline];
+  std::vector<int64_t> heap_;
+  size_t n_ = 0;
 };
 
 // The iteration space shared by several operands: shape plus per-operand
@@ -72,14 +86,25 @@ struct IterSpace {
 // Sorts axes by the |stride| of operand `lead` (largest first) so the
 // innermost axis is the fastest for it, then squashes.
 IterSpace squash(const Shape& shape, std::vector<Strides> strides, int lead);
+// In-place form for the hot path: `strides[0..nops)` and `shape` are replaced
+// by the squashed iteration space.
+void squash_in_place(Shape& shape, Strides* strides, size_t nops, int lead);
 
 // Host runner: calls fn(args, begin, end) over [0, n) on the thread pool.
 using HostRangeFn = void (*)(const void*, int64_t, int64_t);
 void run_host_range(HostRangeFn fn, const void* args, int64_t n, int64_t grain);
 
-// CUDA runner: loads `cubin` on the device (cached) and launches `name`.
-void run_cuda_kernel(Device& device, const std::string& cubin, const char* name, const ArgsBuffer& args,
-                     unsigned grid, unsigned block);
+// The CUDA side of one specialised kernel: its generated source and the
+// loaded function per device (compiled for that device's architecture on
+// first use, through the kernel cache).
+struct CudaKernel {
+  std::string source;
+  std::vector<std::string> options;
+  std::mutex mu;
+  std::unordered_map<int, void*> functions;  // device index -> function
+};
+void* cuda_function(Device& device, CudaKernel& kernel, const char* name);
+void launch_cuda(Device& device, void* function, const ArgsBuffer& args, unsigned grid, unsigned block);
 
 }  // namespace kernels
 }  // namespace kumo

@@ -26,8 +26,7 @@ struct CompiledReduction {
   int64_t (*type_size)() = nullptr;
   void (*partial)(const void*, int64_t, int64_t, void*) = nullptr;
   void (*combine)(const void*, const void*, int64_t) = nullptr;
-  std::string cuda_source;
-  std::unordered_map<int, std::string> cubins;
+  CudaKernel cuda;
 };
 
 std::mutex g_mu;
@@ -54,7 +53,8 @@ std::shared_ptr<CompiledReduction> lookup(const ReductionSpec& spec, const Reduc
     ck->combine = reinterpret_cast<void (*)(const void*, const void*, int64_t)>(mod->symbol("kumo_reduce_combine"));
     if (verify_cuda_enabled()) verify_cuda_source(generate_reduction(spec, sig, Target::kCuda), spec.options);
   } else {
-    ck->cuda_source = generate_reduction(spec, sig, Target::kCuda);
+    ck->cuda.source = generate_reduction(spec, sig, Target::kCuda);
+    ck->cuda.options = spec.options;
   }
   if (keyed) {
     std::lock_guard<std::mutex> lk(g_mu);
@@ -164,20 +164,9 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
     }
   } else {
     auto ck = lookup(spec, sig, Target::kCuda);
-    int arch = cuda_plugin()->kernels().device_arch(device.index());
-    std::string cubin;
-    {
-      std::lock_guard<std::mutex> lk(g_mu);
-      auto it = ck->cubins.find(arch);
-      if (it != ck->cubins.end()) cubin = it->second;
-    }
-    if (cubin.empty()) {
-      cubin = get_cuda_cubin(ck->cuda_source, arch, spec.options);
-      std::lock_guard<std::mutex> lk(g_mu);
-      ck->cubins[arch] = cubin;
-    }
+    void* fn = cuda_function(device, ck->cuda, "kumo_reduction");
     unsigned grid = static_cast<unsigned>(std::min<int64_t>(out_size, 1 << 16));
-    run_cuda_kernel(device, cubin, "kumo_reduction", buf, grid, kCudaBlock);
+    launch_cuda(device, fn, buf, grid, kCudaBlock);
   }
 }
 

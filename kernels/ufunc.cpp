@@ -102,20 +102,28 @@ int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype>
                        casting_name(casting) + "'");
   }
   if (homogeneous_ && nin_ > 0) {
-    std::vector<Dtype> strong;
-    std::vector<WeakScalar> weak;
+    // result_type over the operands without building vectors (hot path).
+    bool have_strong = false, have_weak = false;
+    Dtype r = Dtype::kBool;
+    WeakScalar top = WeakScalar::kBool;
     for (const UfuncOperand& op : inputs) {
-      if (op.is_scalar) weak.push_back(op.scalar.kind);
-      else strong.push_back(op.array.dtype());
+      if (op.is_scalar) {
+        if (!have_weak || op.scalar.kind > top) top = op.scalar.kind;
+        have_weak = true;
+      } else {
+        r = have_strong ? promote_types(r, op.array.dtype()) : op.array.dtype();
+        have_strong = true;
+      }
     }
-    Dtype r = result_type(strong, weak);
+    if (!have_strong) r = default_dtype(top);
+    else if (have_weak) r = weak_scalar_dtype(top, r);
     for (size_t k = 0; k < loops_.size(); ++k) {
       const UfuncLoop& l = loops_[k];
       if (!can_cast(r, l.types[0], Casting::kSafe)) continue;
       bool ok = true;
       for (const UfuncOperand& op : inputs)
         if (op.is_scalar && !weak_fits_kind(op.scalar.kind, l.types[0]) &&
-            !(strong.empty() && can_cast(default_dtype(op.scalar.kind), l.types[0], Casting::kSafe)))
+            !(!have_strong && can_cast(default_dtype(op.scalar.kind), l.types[0], Casting::kSafe)))
           ok = false;
       if (ok) return checked(k);
     }
@@ -194,7 +202,28 @@ const ElementwiseSpec& Ufunc::accumulate_spec(int loop) const {
 
 std::vector<Array> Ufunc::run_loop(int loop, const std::vector<Array>& inputs, std::vector<Array> outputs) const {
   const ElementwiseSpec& spec = loop_spec(loop);
-  return call_elementwise(spec, inputs, std::move(outputs));
+  const UfuncLoop& l = loops_[loop];
+  // One signature per loop, built once (a ufunc loop's arrays always have its types).
+  static thread_local ElementwiseSignature sig;
+  sig.param_dtypes = l.types;
+  sig.array_dtypes = l.types;
+  outputs.resize(nout_);
+  const Array* args[8];
+  if (nin_ + nout_ > 8) throw ValueError("ufunc " + name_ + " has too many operands");
+  Shape shape;
+  for (int i = 0; i < nin_; ++i) {
+    if (inputs[i].dtype() != l.types[i])
+      throw TypeError("internal: ufunc loop input has the wrong dtype");
+    if (i == 0) shape = inputs[i].shape();
+    else if (inputs[i].shape() != shape) shape = broadcast_shapes({shape, inputs[i].shape()});
+    args[i] = &inputs[i];
+  }
+  for (int i = 0; i < nout_; ++i) {
+    if (!outputs[i].defined()) outputs[i] = Array::empty(shape, l.types[nin_ + i], inputs[0].device());
+    args[nin_ + i] = &outputs[i];
+  }
+  launch_elementwise(spec, sig, args, static_cast<size_t>(nin_ + nout_));
+  return outputs;
 }
 
 std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
@@ -204,15 +233,24 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
   outputs.resize(nout_);
   // Device: the first array operand's, else the current device.
   Device* device = nullptr;
-  std::vector<const Array*> arrays;
   for (const UfuncOperand& op : inputs)
-    if (!op.is_scalar) arrays.push_back(&op.array);
+    if (!op.is_scalar) {
+      if (!device) device = &op.array.device();
+      else if (&op.array.device() != device)
+        throw DeviceError("arrays are on different devices: " + device->name() + " and " + op.array.device().name() +
+                          "; move one with to_device() first");
+    }
   for (const Array& o : outputs)
-    if (o.defined()) arrays.push_back(&o);
-  check_same_device(arrays);
-  device = arrays.empty() ? &current_device() : &arrays[0]->device();
+    if (o.defined()) {
+      if (!device) device = &o.device();
+      else if (&o.device() != device)
+        throw DeviceError("arrays are on different devices: " + device->name() + " and " + o.device().name() +
+                          "; move one with to_device() first");
+    }
+  if (!device) device = &current_device();
 
   std::vector<Array> ins;
+  ins.reserve(nin_);
   for (int i = 0; i < nin_; ++i) {
     const UfuncOperand& op = inputs[i];
     if (op.is_scalar) {
@@ -225,42 +263,39 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
       ins.push_back(op.array.dtype() == l.types[i] ? op.array : op.array.astype(l.types[i]));
     }
   }
+  // The loop's shape: inputs and given outputs broadcast together.
+  Shape shape = ins[0].shape();
+  for (int i = 1; i < nin_; ++i)
+    if (ins[i].shape() != shape) shape = broadcast_shapes({shape, ins[i].shape()});
+  for (const Array& o : outputs)
+    if (o.defined() && o.shape() != shape) shape = broadcast_shapes({shape, o.shape()});
   // Outputs of another dtype are computed in a temporary and cast on store.
   std::vector<Array> direct(nout_);
   for (int i = 0; i < nout_; ++i) {
-    if (!outputs[i].defined()) continue;
     Dtype want = l.types[nin_ + i];
-    if (!can_cast(want, outputs[i].dtype(), casting))
-      throw CastingError("Cannot cast ufunc '" + name_ + "' output from dtype('" + dtype_name(want) +
-                         "') to dtype('" + dtype_name(outputs[i].dtype()) + "') with casting rule '" +
-                         casting_name(casting) + "'");
-    if (outputs[i].dtype() == want) direct[i] = outputs[i];
-  }
-  if (!arrays.empty()) {
-    // Allocate missing outputs with the broadcast shape of the inputs and given outputs.
-    std::vector<Shape> shapes;
-    for (const Array& a : ins) shapes.push_back(a.shape());
-    for (const Array& o : outputs)
-      if (o.defined()) shapes.push_back(o.shape());
-    Shape shape = broadcast_shapes(shapes);
-    for (int i = 0; i < nout_; ++i) {
-      if (!direct[i].defined()) {
-        // Keep the memory order of the first input when it is F-ordered (NumPy's order='K').
-        const Array* like = nullptr;
-        for (const Array& a : ins)
-          if (a.shape() == shape) {
-            like = &a;
-            break;
-          }
-        direct[i] = like ? Array::empty_like(*like, l.types[nin_ + i], Order::kK)
-                         : Array::empty(shape, l.types[nin_ + i], *device);
+    if (outputs[i].defined()) {
+      if (!can_cast(want, outputs[i].dtype(), casting))
+        throw CastingError("Cannot cast ufunc '" + name_ + "' output from dtype('" + dtype_name(want) +
+                           "') to dtype('" + dtype_name(outputs[i].dtype()) + "') with casting rule '" +
+                           casting_name(casting) + "'");
+      if (outputs[i].dtype() == want) {
+        direct[i] = outputs[i];
+        continue;
       }
     }
+    // Keep the memory order of an input of the full shape (NumPy's order='K').
+    const Array* like = nullptr;
+    for (const Array& a : ins)
+      if (a.shape() == shape) {
+        like = &a;
+        break;
+      }
+    direct[i] = like && !like->c_contiguous() ? Array::empty_like(*like, want, Order::kK)
+                                              : Array::empty(shape, want, *device);
   }
-  std::vector<Array> res = run_loop(k, ins, direct);
+  std::vector<Array> res = run_loop(k, ins, std::move(direct));
   for (int i = 0; i < nout_; ++i) {
-    if (outputs[i].defined() && !(res[i].memory() == outputs[i].memory() && res[i].dtype() == outputs[i].dtype() &&
-                                  res[i].offset() == outputs[i].offset())) {
+    if (outputs[i].defined() && outputs[i].dtype() != res[i].dtype()) {
       res[i].copy_to(outputs[i]);
       res[i] = outputs[i];
     }

@@ -394,6 +394,7 @@ template <> struct fc<float> {
   static KUMO_FN constexpr float big() { return 8388608.0f; }           // 1/eps
   static KUMO_FN constexpr float tanh_cut() { return 11.0f; }           // tanh(x) == 1 beyond
   static KUMO_FN constexpr float exp_ovf() { return 88.0f; }            // exp(x) may overflow beyond
+  static KUMO_FN constexpr float exp2_ovf() { return 127.0f; }
   static KUMO_FN constexpr float max() { return limits<float>::max(); }
   static KUMO_FN constexpr float tiny() { return 1.0842021724855044e-19f; }  // sqrt(min normal)
 };
@@ -407,6 +408,7 @@ template <> struct fc<double> {
   static KUMO_FN constexpr double big() { return 4503599627370496.0; }  // 1/eps
   static KUMO_FN constexpr double tanh_cut() { return 22.0; }
   static KUMO_FN constexpr double exp_ovf() { return 709.0; }
+  static KUMO_FN constexpr double exp2_ovf() { return 1023.0; }
   static KUMO_FN constexpr double max() { return limits<double>::max(); }
   static KUMO_FN constexpr double tiny() { return 1.4916681462400413e-154; }
 };
@@ -976,8 +978,16 @@ template <class T> KUMO_INL complex<T> expm1(const complex<T>& z) {
   return complex<T>(expm1(x) * cos(y) - T(2) * h * h, exp(x) * sin(y));
 }
 
+// exp2: |2^z| from the real exp2 (exact scaling, more accurate than NumPy's
+// exp(z ln2)); the phase y ln2 is rounded once, as in NumPy.
 template <class T> KUMO_INL complex<T> exp2(const complex<T>& z) {
-  return exp(complex<T>(z.re * detail::fc<T>::ln2(), z.im * detail::fc<T>::ln2()));
+  const T x = z.re, y = z.im;
+  if (y == T(0)) return complex<T>(exp2(x), y);
+  if (isfinite(y) && x < detail::fc<T>::exp2_ovf()) {       // also false for NaN x
+    const T r = exp2(x), t = y * detail::fc<T>::ln2();
+    return complex<T>(r * cos(t), r * sin(t));
+  }
+  return exp(complex<T>(x * detail::fc<T>::ln2(), y * detail::fc<T>::ln2()));
 }
 template <class T> KUMO_INL complex<T> log2(const complex<T>& z) {
   const complex<T> w = log(z);

@@ -28,16 +28,46 @@ def get_array_module(*args):
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
-    """Imports a DLPack-capable host array (copying it onto the current device)."""
+    """Imports a DLPack-capable host array.
+
+    The data is copied into kumo's memory pool (kumo arrays always own pooled
+    memory), so ``copy=False`` cannot be honoured for foreign producers."""
     if isinstance(x, ndarray):
+        if device is not None and str(device) != str(x.device):
+            return x.to_device(device)
         return x.copy() if copy else x
     if not hasattr(x, "__dlpack__"):
         raise TypeError("object %r does not support the DLPack protocol" % type(x).__name__)
+    if copy is False:
+        raise ValueError("kumo.from_dlpack cannot import foreign memory without a copy (copy=False)")
     dev_type, _ = x.__dlpack_device__()
-    if dev_type != 1:
+    if dev_type not in (1, 3):  # kDLCPU, kDLCUDAHost
         raise BufferError("kumo.from_dlpack supports CPU producers in this build (device type %d)" % dev_type)
     host = numpy.from_dlpack(x)
+    if device is not None:
+        return _core.from_numpy(host, str(device))
     return _core.from_numpy(host)
+
+
+def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """DLPack export of a host array: a (versioned, when asked) capsule over the same memory."""
+    if self._is_cuda:
+        raise BufferError("DLPack export of CUDA arrays needs a GPU build; use .get()")
+    if dl_device is not None and tuple(dl_device) != (1, 0):
+        raise BufferError("kumo host arrays can only be exported to the CPU device (1, 0), not %r"
+                          % (tuple(dl_device),))
+    view = self._numpy_view()
+    if copy:
+        view = view.copy()
+    kwargs = {}
+    if max_version is not None:
+        kwargs["max_version"] = max_version
+    if copy is not None:
+        kwargs["copy"] = copy
+    return view.__dlpack__(stream=stream, **kwargs)
+
+
+ndarray.__dlpack__ = _dlpack
 
 
 def _to_numpy_args(obj):

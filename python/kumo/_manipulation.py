@@ -9,10 +9,10 @@ from kumo._creation import asarray, empty
 ndarray = _core.ndarray
 
 
-def _axis(axis, ndim):
+def _axis(axis, ndim, prefix=None):
     axis = operator.index(axis)
     if axis < -ndim or axis >= ndim:
-        raise numpy.exceptions.AxisError(axis, ndim)
+        raise numpy.exceptions.AxisError(axis, ndim, prefix)
     return axis + ndim if axis < 0 else axis
 
 
@@ -43,12 +43,14 @@ def moveaxis(a, source, destination):
     a = asarray(a)
     src = [source] if isinstance(source, int) or hasattr(source, "__index__") else list(source)
     dst = [destination] if isinstance(destination, int) or hasattr(destination, "__index__") else list(destination)
-    src = [_axis(s, a.ndim) for s in src]
-    dst = [_axis(d, a.ndim) for d in dst]
+    src = [_axis(s, a.ndim, "source") for s in src]
+    dst = [_axis(d, a.ndim, "destination") for d in dst]
+    if len(set(src)) != len(src):
+        raise ValueError("repeated axis in `source` argument")
+    if len(set(dst)) != len(dst):
+        raise ValueError("repeated axis in `destination` argument")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
-        raise ValueError("repeated axis in `source` or `destination` argument")
     order = [n for n in range(a.ndim) if n not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -87,7 +89,12 @@ def broadcast_to(array, shape, subok=False):
     a = asarray(array)
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
-    return a._broadcast_to(tuple(shape))
+    shape = tuple(operator.index(d) for d in shape)
+    if not shape and a.ndim:
+        raise ValueError("cannot broadcast a non-scalar to a scalar array")
+    if any(d < 0 for d in shape):
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    return a._broadcast_to(shape)
 
 
 def broadcast_shapes(*shapes):
@@ -131,10 +138,49 @@ def atleast_3d(*arys):
     return res[0] if len(res) == 1 else tuple(res)
 
 
+def _stride_perm(arrays, ndim):
+    """Axis order (outermost first) that follows the inputs' memory layout, the
+    way NumPy lays out the result of concatenate: an axis moves before another
+    only when every input where both have length > 1 strides it further."""
+    perm = list(range(ndim))
+    for i in range(1, ndim):
+        ax = perm[i]
+        pos = i
+        for j in range(i - 1, -1, -1):
+            other = perm[j]
+            decided = False
+            swap = True
+            for a in arrays:
+                if a.shape[ax] != 1 and a.shape[other] != 1:
+                    decided = True
+                    if abs(a.strides[ax]) <= abs(a.strides[other]):
+                        swap = False
+            if decided:
+                if swap:
+                    pos = j
+                else:
+                    break
+        del perm[i]
+        perm.insert(pos, ax)
+    return perm
+
+
+def _empty_like_layout(shape, dtype, arrays):
+    perm = _stride_perm(arrays, len(shape))
+    if perm == list(range(len(shape))):
+        return empty(tuple(shape), dtype=dtype)
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return empty(tuple(shape[p] for p in perm), dtype=dtype).transpose(inv)
+
+
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
     if axis is None:
         arrays = [a.ravel() for a in arrays]
         axis = 0
@@ -143,9 +189,8 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
         raise ValueError("zero-dimensional arrays cannot be concatenated")
     for i, a in enumerate(arrays):
         if a.ndim != nd:
-            raise ValueError("all the input array dimensions except for the concatenation axis must match exactly, "
-                             "but along dimension 0, the array at index 0 has %d dimension(s) and the array at "
-                             "index %d has %d dimension(s)" % (nd, i, a.ndim))
+            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 has "
+                             "%d dimension(s) and the array at index %d has %d dimension(s)" % (nd, i, a.ndim))
     axis = _axis(axis, nd)
     for i, a in enumerate(arrays[1:], 1):
         for d in range(nd):
@@ -153,14 +198,22 @@ def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
                 raise ValueError("all the input array dimensions except for the concatenation axis must match "
                                  "exactly, but along dimension %d, the array at index 0 has size %d and the array "
                                  "at index %d has size %d" % (d, arrays[0].shape[d], i, a.shape[d]))
-    dt = numpy.result_type(*[a.dtype for a in arrays]) if dtype is None else numpy.dtype(dtype)
     shape = list(arrays[0].shape)
     shape[axis] = sum(a.shape[axis] for a in arrays)
-    res = empty(tuple(shape), dtype=dt) if out is None else out
-    pos = 0
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("'out' must be an array")
+        if tuple(out.shape) != tuple(shape):
+            raise ValueError("Output array is the wrong shape")
+        dt = out.dtype
+    else:
+        dt = numpy.result_type(*[a.dtype for a in arrays]) if dtype is None else numpy.dtype(dtype)
     for a in arrays:
         if not numpy.can_cast(a.dtype, dt, casting):
             raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (a.dtype, dt, casting))
+    res = _empty_like_layout(shape, dt, arrays) if out is None else out
+    pos = 0
+    for a in arrays:
         idx = [slice(None)] * nd
         idx[axis] = slice(pos, pos + a.shape[axis])
         res[tuple(idx)] = a

@@ -49,53 +49,13 @@ class Flags:
                                               self.aligned, self.writebackifcopy))
 
 
-def _binary(ufunc, reflected=False):
-    if reflected:
-        def op(self, other):
-            if _defer(other):
-                return NotImplemented
-            return ufunc(other, self)
-    else:
-        def op(self, other):
-            if _defer(other):
-                return NotImplemented
-            return ufunc(self, other)
-    op.__name__ = ufunc.__name__
-    return op
-
-
-def _inplace(ufunc):
-    def op(self, other):
-        if _defer(other):
-            return NotImplemented
-        ufunc(self, other, out=self)
-        return self
-    return op
-
-
-def _defer(other):
-    """True when `other` is something kumo should not try to convert (let Python ask it)."""
-    if isinstance(other, (ndarray, bool, int, float, complex, numpy.ndarray, numpy.generic, list, tuple)):
-        return False
-    return hasattr(other, "__array_ufunc__") or not hasattr(other, "__array__")
-
-
 def _install():
-    ops = {
-        "add": uf.add, "sub": uf.subtract, "mul": uf.multiply, "truediv": uf.divide,
-        "floordiv": uf.floor_divide, "mod": uf.remainder, "pow": uf.power, "and": uf.bitwise_and,
-        "or": uf.bitwise_or, "xor": uf.bitwise_xor, "lshift": uf.left_shift, "rshift": uf.right_shift,
-        "matmul": None,
-    }
-    for name, f in ops.items():
-        if f is None:
-            continue
-        setattr(ndarray, "__%s__" % name, _binary(f))
-        setattr(ndarray, "__r%s__" % name, _binary(f, reflected=True))
-        setattr(ndarray, "__i%s__" % name, _inplace(f))
-    for name, f in {"eq": uf.equal, "ne": uf.not_equal, "lt": uf.less, "le": uf.less_equal, "gt": uf.greater,
-                    "ge": uf.greater_equal}.items():
-        setattr(ndarray, "__%s__" % name, _binary(f))
+    # Binary, reflected, in-place and comparison operators are bound in C++
+    # (bindings/bind_kernels.cpp) and call these ufuncs directly.
+    for name in ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "bitwise_and",
+                 "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less",
+                 "less_equal", "greater", "greater_equal"):
+        _core._register_operator(name, getattr(uf, name))
     ndarray.__neg__ = lambda self: uf.negative(self)
     ndarray.__pos__ = lambda self: uf.positive(self)
     ndarray.__abs__ = lambda self: uf.absolute(self)
@@ -366,6 +326,60 @@ def view(self, dtype=None, type=None):
     return self._view_dtype(dtype)
 
 
+_core_ravel = ndarray.ravel
+
+
+def _flat_order(self, order):
+    o = "C" if order is None else str(order).upper()
+    if o not in ("C", "F", "A", "K"):
+        raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got %r)" % (order,))
+    if o == "A":
+        o = "F" if self._f_contiguous and not self._c_contiguous else "C"
+    return o
+
+
+def _keep_order_perm(shape, strides):
+    """Outermost-first axis order in which NumPy walks an array for order='K':
+    decreasing |stride|; an axis with a zero stride is not compared."""
+    inner_first = list(range(len(shape)))[::-1]
+    for i in range(1, len(inner_first)):
+        ax = inner_first[i]
+        pos = i
+        for j in range(i - 1, -1, -1):
+            other = inner_first[j]
+            if strides[ax] == 0 or strides[other] == 0:
+                continue
+            if abs(strides[other]) > abs(strides[ax]):
+                pos = j
+            else:
+                break
+        del inner_first[i]
+        inner_first.insert(pos, ax)
+    return inner_first[::-1]
+
+
+def ravel(self, order="C"):
+    """A 1-d view when NumPy's ravel gives one (the layout already matches
+    `order`), else a new flat copy."""
+    o = _flat_order(self, order)
+    if self._c_contiguous and o in ("C", "K"):
+        return _core_ravel(self, "C")
+    if self._f_contiguous and o in ("F", "K"):
+        return _core_ravel(self, "F")
+    if o == "K":
+        shape, strides = self.shape, self.strides
+        axes = sorted((i for i in range(self.ndim) if shape[i] != 1), key=lambda i: -strides[i])
+        step = self.itemsize
+        for i in reversed(axes):
+            if strides[i] != step:
+                break
+            step *= shape[i]
+        else:
+            return self._with_strides((self.size,), (self.itemsize,), 0)
+        return self.transpose(_keep_order_perm(shape, strides)).reshape(-1, copy=True)
+    return self.reshape(-1, order=o, copy=True)
+
+
 def flatten(self, order="C"):
     r = self.ravel(order)
     return r.copy() if r._same_memory(self) else r
@@ -401,7 +415,7 @@ def _cuda_array_interface(self):
 
 
 for _name, _fn in list(globals().items()):
-    if _name in ("get", "set", "item", "tolist", "tobytes", "fill", "view", "flatten", "to_device") or (
+    if _name in ("get", "set", "item", "tolist", "tobytes", "fill", "view", "flatten", "ravel", "to_device") or (
             _name.startswith("__") and _name.endswith("__") and callable(_fn) and _name not in (
                 "__builtins__", "__doc__", "__name__", "__package__", "__loader__", "__spec__", "__file__",
                 "__cached__")):

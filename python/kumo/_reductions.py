@@ -1,5 +1,6 @@
 """Reductions and statistics (sum, prod, min, max, mean, var, ...), built on
 ufunc reduce kernels."""
+import builtins
 import operator
 
 import numpy
@@ -12,11 +13,20 @@ _NoValue = object()
 ndarray = _core.ndarray
 
 
-def _normalize_axis(axis, ndim):
-    """None -> None, int/tuple -> sorted tuple of non-negative axes (AxisError on bad ones)."""
+def _normalize_axis(axis, ndim, legacy_0d=False):
+    """None -> None, int/tuple -> sorted tuple of non-negative axes (AxisError on bad ones).
+
+    With `legacy_0d`, a plain integer axis 0 or -1 on a 0-d array means "no axis"
+    (ufunc.reduce accepts it, as NumPy does)."""
     if axis is None:
         return None
-    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(axis)
+    else:
+        axis = operator.index(axis)
+        if legacy_0d and ndim == 0 and axis in (0, -1):
+            return ()
+        axes = (axis,)
     out = []
     for a in axes:
         a = operator.index(a)
@@ -51,7 +61,7 @@ def ufunc_reduce(ufunc, array, axis=0, dtype=None, out=None, keepdims=False, ini
     if ufunc.nin != 2 or ufunc.nout != 1:
         raise ValueError("reduce only supported for binary functions")
     a = asarray(array)
-    axes = _normalize_axis(axis, a.ndim) if axis is not None else None
+    axes = _normalize_axis(axis, a.ndim, legacy_0d=True)
     if dtype is None and ufunc.__name__ in ("add", "multiply"):
         dtype = _sum_dtype(a.dtype)
     if dtype is None and out is not None:
@@ -199,83 +209,110 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a = asarray(a)
     if weights is None:
         avg = mean(a, axis=axis, keepdims=keepdims)
-        scl = asarray(avg.dtype.type(a.size / max(avg.size, 1)))
-        scl = full(avg.shape, a.size // max(avg.size, 1) if a.size else 0, dtype=avg.dtype)
+        ratio = a.size / avg.size if avg.size else 0
+        scl = full(avg.shape, ratio, dtype=avg.dtype)
     else:
         w = asarray(weights)
+        axes = _normalize_axis(axis, a.ndim)
         if a.shape != w.shape:
             if axis is None:
                 raise TypeError("Axis must be specified when shapes of a and weights differ.")
             if w.ndim != 1:
                 raise TypeError("1D weights expected when shapes of a and weights differ.")
-            ax = _normalize_axis(axis, a.ndim)
-            if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
+            if len(axes) != 1 or w.shape[0] != a.shape[axes[0]]:
                 raise ValueError("Length of weights not compatible with specified axis.")
             shape = [1] * a.ndim
-            shape[ax[0]] = w.shape[0]
+            shape[axes[0]] = w.shape[0]
             w = w.reshape(tuple(shape))
-        rt = numpy.result_type(a.dtype, w.dtype, 1.0)
-        scl = sum(uf.multiply(w, ones_like_dtype(a, rt)), axis=axis, dtype=rt, keepdims=keepdims)
+        if a.dtype.kind in "biu":
+            rt = numpy.result_type(a.dtype, w.dtype, numpy.float64)
+        else:
+            rt = numpy.result_type(a.dtype, w.dtype)
+        scl = sum(w, axis=axes, dtype=rt, keepdims=keepdims)
         if bool((scl == 0).any()):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-        avg = uf.divide(sum(uf.multiply(a, w), axis=axis, dtype=rt, keepdims=keepdims), scl)
+        avg = uf.divide(sum(uf.multiply(a, w, dtype=rt), axis=axes, keepdims=keepdims), scl)
+        if scl.shape != avg.shape:
+            from kumo._manipulation import broadcast_to
+            scl = broadcast_to(scl, avg.shape).copy()
     if returned:
         return avg, scl
     return avg
 
 
-def ones_like_dtype(a, dt):
-    from kumo._creation import ones
-    return ones(a.shape, dtype=dt)
+def _where_count(a, axes, where, keepdims):
+    """How many elements of each reduced slice `where` selects (an intp array)."""
+    from kumo._manipulation import broadcast_to
+    w = broadcast_to(asarray(where).astype(bool, copy=False), a.shape)
+    return sum(w, axis=axes, dtype=numpy.intp, keepdims=keepdims)
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
     a = asarray(a)
     if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     axes = _normalize_axis(axis, a.ndim)
     res_dtype = _mean_dtype(a.dtype, dtype)
-    m = globals()["mean"](a, axis=axes, dtype=dtype, keepdims=True)
+    if mean is None:
+        m = globals()["mean"](a, axis=axes, dtype=dtype, keepdims=True, where=where)
+    else:
+        m = asarray(mean)
+        if m.dtype != res_dtype:
+            m = m.astype(res_dtype)
     x = uf.subtract(a, m)
+    if x.dtype != res_dtype:
+        x = x.astype(res_dtype)
     if x.dtype.kind == "c":
         sq = uf.multiply(x, uf.conjugate(x)).real
     else:
         sq = uf.multiply(x, x)
     acc = numpy.dtype(numpy.float32) if sq.dtype == numpy.float16 else None
-    n = _count(a, axes)
-    s = sum(sq, axis=axes, keepdims=keepdims, dtype=acc)
-    r = uf.divide(s, builtins_max(n - ddof, 0))
+    if where is True:
+        s = sum(sq, axis=axes, keepdims=keepdims, dtype=acc)
+        r = uf.divide(s, builtins.max(_count(a, axes) - ddof, 0))
+    else:
+        s = sum(sq, axis=axes, keepdims=keepdims, dtype=acc, where=where)
+        n = _where_count(a, axes, where, keepdims)
+        r = uf.divide(s, uf.maximum(uf.subtract(n, ddof), 0))
     rdt = res_dtype if res_dtype.kind != "c" else numpy.dtype(res_dtype.char.lower())
     r = r.astype(rdt, copy=False)
     return _finish(r, out)
 
 
-def builtins_max(x, y):
-    return x if x > y else y
-
-
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    r = uf.sqrt(var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction))
-    return _finish(r, out)
+    v = var(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean, correction=correction)
+    return _finish(uf.sqrt(v), out)
+
+
+def _single_axis(axis, ndim):
+    """argmax-style axis: one integer (TypeError for tuples); 0/-1 allowed on 0-d arrays."""
+    axis = operator.index(axis)
+    if ndim == 0 and axis in (0, -1):
+        return None
+    return _normalize_axis(axis, ndim)[0]
 
 
 def _arg_reduce(a, axis, out, keepdims, kind):
     from kumo import _kernels_builtin as kb
     a = asarray(a)
-    if a.size == 0:
-        raise ValueError("attempt to get %s of an empty sequence" % kind)
-    if axis is None:
-        flat = a.ravel()
-        r = kb.arg_reduce(flat, kind, 0)
+    ax = None if axis is None else _single_axis(axis, a.ndim)
+    if ax is None:
+        if a.size == 0:
+            raise ValueError("attempt to get %s of an empty sequence" % kind)
+        r = kb.arg_reduce(a.ravel(), kind, 0)
         if keepdims:
             r = r.reshape((1,) * a.ndim)
     else:
-        ax = _normalize_axis(axis, a.ndim)[0]
         if a.shape[ax] == 0:
             raise ValueError("attempt to get %s of an empty sequence" % kind)
-        r = kb.arg_reduce(a, kind, ax)
-        if keepdims:
-            r = r.reshape(tuple(1 if i == ax else s for i, s in enumerate(a.shape)))
+        if a.size == 0:
+            r = zeros(_reduced_shape(a.shape, (ax,), keepdims), dtype=numpy.intp)
+        else:
+            r = kb.arg_reduce(a, kind, ax)
+            if keepdims:
+                r = r.reshape(_reduced_shape(a.shape, (ax,), True))
     return _finish(r, out)
 
 
@@ -334,10 +371,12 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     a = asarray(a)
     if a.dtype.kind not in "fc":
-        return mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
     notnan = uf.logical_not(uf.isnan(a))
+    if where is not True:
+        notnan = uf.logical_and(notnan, asarray(where))
     cnt = sum(notnan, axis=axis, keepdims=keepdims, dtype=numpy.intp)
-    tot = nansum(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    tot = nansum(a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     r = uf.divide(tot, cnt).astype(tot.dtype, copy=False)
     return _finish(r, out)
 
@@ -345,36 +384,58 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
     a = asarray(a)
     if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     if a.dtype.kind not in "fc":
-        return var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+        return var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where, mean=mean)
+    axes = _normalize_axis(axis, a.ndim)
     notnan = uf.logical_not(uf.isnan(a))
-    cnt = sum(notnan, axis=axis, keepdims=True, dtype=numpy.intp)
-    m = uf.divide(nansum(a, axis=axis, dtype=dtype, keepdims=True), cnt)
-    x = _nan_to(uf.subtract(a, m), 0)
+    if where is not True:
+        notnan = uf.logical_and(notnan, asarray(where))
+    if mean is None:
+        cnt = sum(notnan, axis=axes, keepdims=True, dtype=numpy.intp)
+        tot = nansum(a, axis=axes, dtype=dtype, keepdims=True, where=where)
+        m = uf.divide(tot, cnt).astype(tot.dtype, copy=False)
+    else:
+        m = asarray(mean)
+    x = uf.subtract(a, m)
+    if x.dtype != a.dtype and dtype is None:
+        x = x.astype(a.dtype)
+    x = _nan_to(x, 0)
     sq = uf.multiply(x, uf.conjugate(x)).real if x.dtype.kind == "c" else uf.multiply(x, x)
-    s = sum(sq, axis=axis, keepdims=keepdims)
-    c = sum(notnan, axis=axis, keepdims=keepdims, dtype=numpy.intp)
-    r = uf.divide(s, uf.maximum(uf.subtract(c, ddof), 0)).astype(s.dtype, copy=False)
+    s = sum(sq, axis=axes, keepdims=keepdims, dtype=dtype, where=where)
+    if s.dtype.kind == "c":
+        s = s.real
+    dof = uf.subtract(sum(notnan, axis=axes, keepdims=keepdims, dtype=numpy.intp), ddof)
+    r = uf.divide(s, dof).astype(s.dtype, copy=False)
+    from kumo._searching import where as _where
+    r = _where(uf.less_equal(dof, 0), asarray(numpy.nan).astype(r.dtype), r)
     return _finish(r, out)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    r = uf.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction))
+    r = uf.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
+                       correction=correction))
     return _finish(r, out)
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
+def _cum_prepare(a, axis):
     a = asarray(a)
     if axis is None:
-        a, axis = a.ravel(), 0
+        return a.ravel(), 0
+    if a.ndim == 0 and operator.index(axis) in (0, -1):
+        return a.reshape((1,)), 0
+    return a, axis
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    a, axis = _cum_prepare(a, axis)
     return ufunc_accumulate(uf.add, a, axis, dtype, out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    a = asarray(a)
-    if axis is None:
-        a, axis = a.ravel(), 0
+    a, axis = _cum_prepare(a, axis)
     return ufunc_accumulate(uf.multiply, a, axis, dtype, out)
 
 

@@ -19,7 +19,7 @@ def _operand_dtype(v):
 def where(condition, x=None, y=None):
     from kumo._kernels_builtin import select_where
     if x is None and y is None:
-        raise TypeError("kumo.where with a single argument (nonzero) is not supported yet")
+        return _nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     dt = numpy.result_type(_operand_dtype(x), _operand_dtype(y))
@@ -29,21 +29,39 @@ def where(condition, x=None, y=None):
     return select_where(cond, xa, ya)
 
 
+def _nonzero(condition):
+    """where(condition) == nonzero(condition): a tuple of index arrays."""
+    import kumo
+    nz = getattr(kumo, "nonzero", None)
+    if nz is not None and nz is not where:
+        return nz(condition)
+    c = asarray(condition)
+    idx = numpy.nonzero(numpy.atleast_1d(c.get()))
+    return tuple(asarray(i) for i in idx)
+
+
 def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
     if min is not None:
+        if a_min is not None:
+            raise ValueError("Passed more than one argument for the lower bound")
         a_min = min
     if max is not None:
+        if a_max is not None:
+            raise ValueError("Passed more than one argument for the upper bound")
         a_max = max
-    if a_min is None and a_max is None:
-        raise ValueError("One of max or min must be given")
     r = asarray(a)
+    if a_min is None and a_max is None:
+        # NumPy >= 2.1: no bounds means a copy of the input.
+        r = r.copy()
     if a_min is not None:
         r = uf.maximum(r, a_min, **kwargs)
     if a_max is not None:
-        r = uf.minimum(r, a_max, out=out, **kwargs)
-    elif out is not None:
-        out[...] = r
-        r = out
+        r = uf.minimum(r, a_max, **kwargs)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("return arrays must be of ArrayType")
+        uf.positive(r, out=out) if r.dtype.kind != "b" else out.__setitem__(Ellipsis, r)
+        return out
     return r
 
 

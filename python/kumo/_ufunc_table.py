@@ -78,7 +78,9 @@ def _rows():
     row("absolute", 1, 1, same(BOOL + INTS + FLOATS, 1) + ["F->f", "D->d"], "out0 = kumo::absolute(in0)", "",
         {"?->?": "out0 = in0"}, "Calculate the absolute value element-wise.")
     row("fabs", 1, 1, same(FLOATS, 1), "out0 = fabs(in0)", "", None, "Compute the absolute values element-wise.")
-    row("sign", 1, 1, same(NUMERIC, 1), "out0 = kumo::sign(in0)", "", None,
+    row("sign", 1, 1, ["?->?"] + same(NUMERIC, 1), "out0 = kumo::sign(in0)", "",
+        {"?->?": ERROR + "ufunc 'sign' did not contain a loop with signature matching types "
+                         "<class 'numpy.dtypes.BoolDType'> -> None"},
         "Returns an element-wise indication of the sign of a number.")
     row("conjugate", 1, 1, same(NUMERIC, 1), "out0 = kumo::conjugate(in0)", "", None,
         "Return the complex conjugate, element-wise.")
@@ -88,9 +90,13 @@ def _rows():
         "Return the element-wise square of the input.")
     row("heaviside", 2, 1, same(FLOATS, 2), "out0 = kumo::heaviside(in0, in1)", "", None,
         "Compute the Heaviside step function.")
-    row("gcd", 2, 1, same(INTS, 2), "out0 = kumo::gcd(in0, in1)", "0", None,
+    row("gcd", 2, 1, ["??->?"] + same(INTS, 2), "out0 = kumo::gcd(in0, in1)", "0",
+        {"??->?": ERROR + "ufunc 'gcd' did not contain a loop with signature matching types "
+                          "(<class 'numpy.dtypes.BoolDType'>, <class 'numpy.dtypes.BoolDType'>) -> None"},
         "Returns the greatest common divisor of |x1| and |x2|.")
-    row("lcm", 2, 1, same(INTS, 2), "out0 = kumo::lcm(in0, in1)", "", None,
+    row("lcm", 2, 1, ["??->?"] + same(INTS, 2), "out0 = kumo::lcm(in0, in1)", "",
+        {"??->?": ERROR + "ufunc 'lcm' did not contain a loop with signature matching types "
+                          "(<class 'numpy.dtypes.BoolDType'>, <class 'numpy.dtypes.BoolDType'>) -> None"},
         "Returns the lowest common multiple of |x1| and |x2|.")
 
     # ---- exponents, logarithms, roots ----
@@ -126,7 +132,8 @@ def _rows():
         row(name, 1, 1, same(FLOATS, 1), "out0 = kumo::%s(in0)" % fn, "", None, "Convert angles (%s)." % name)
 
     # ---- rounding ----
-    row("rint", 1, 1, same(FLOATS + COMPLEX, 1), "out0 = rint(in0)", "", None,
+    row("rint", 1, 1, same(FLOATS + COMPLEX, 1), "out0 = rint(in0)", "",
+        {"F->F,D->D": "out0 = out0_type(rint(in0.real()), rint(in0.imag()))"},
         "Round elements of the array to the nearest integer.")
     for name in ("floor", "ceil", "trunc"):
         row(name, 1, 1, same(BOOL + INTS + FLOATS, 1), "out0 = %s(in0)" % name, "",

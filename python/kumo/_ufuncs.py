@@ -3,7 +3,7 @@ reduce, accumulate, outer and at."""
 import numpy
 
 from kumo import _core
-from kumo._ufunc_table import ROWS, ALIASES
+from kumo._ufunc_table import ROWS, ALIASES, ERROR
 
 _NoValue = object()
 
@@ -18,6 +18,9 @@ class ufunc(_core.ufunc):
         self.__doc__ = doc
         self.__name__ = name
         self._identity_value = _python_identity(identity)
+        # Loops that only exist to refuse a type (an error snippet) are not
+        # listed, as NumPy does not list them.
+        self._types = [t for t, op in loops if not op.startswith(ERROR)]
 
     def __repr__(self):
         return "<ufunc '%s'>" % self.__name__
@@ -25,6 +28,14 @@ class ufunc(_core.ufunc):
     @property
     def identity(self):
         return self._identity_value
+
+    @property
+    def types(self):
+        return list(self._types)
+
+    @property
+    def ntypes(self):
+        return len(self._types)
 
     @property
     def signature(self):
