@@ -42,6 +42,12 @@ std::vector<IndexItem> parse_index(py::handle key) {
       (void)step;
       std::optional<int64_t> st = get(s->step);
       items.push_back(IndexItem::slice(get(s->start), get(s->stop), st.value_or(1)));
+    } else if (py::isinstance<Array>(k) && py::cast<const Array&>(k).ndim() == 0 &&
+               is_integer(py::cast<const Array&>(k).dtype())) {
+      // A 0-d integer array indexes like the integer it holds.
+      PyObject* idx = PyNumber_Index(o);
+      if (!idx) throw py::error_already_set();
+      items.push_back(IndexItem::integer(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx))));
     } else if (PyBool_Check(o)) {
       throw IndexError("boolean scalar indices are not supported by kumo yet; use kumo.where");
     } else if (PyLong_Check(o) || (!PySequence_Check(o) && PyIndex_Check(o) && !py::isinstance<Array>(k))) {

@@ -385,6 +385,21 @@ void bind_kernels(py::module_& m) {
   m.def("kernel_cache_dir", &kernels::cache_dir);
   m.def("verify_cuda_enabled", &kernels::verify_cuda_enabled);
   m.def("_clear_kernel_memory_cache", &kernels::clear_memory_cache);
+  m.def("_generate_reduction_source", [](const kernels::ReductionSpec& s, py::dict bindings, bool cuda) {
+    kernels::ReductionSignature sig;
+    sig.bindings = bindings_from_dict(bindings);
+    auto dt = [&](const kernels::ParamSpec& p) {
+      if (!p.is_generic) return p.dtype;
+      for (auto& kv : sig.bindings)
+        if (kv.first == p.type_name) return kv.second;
+      throw TypeError("unbound type " + p.type_name);
+    };
+    for (auto& p : s.in_params) sig.param_dtypes.push_back(dt(p));
+    for (auto& p : s.out_params) sig.param_dtypes.push_back(dt(p));
+    sig.array_dtypes = sig.param_dtypes;
+    sig.reduce_type = kernels::resolve_c_type(s.reduce_type, sig.bindings);
+    return kernels::generate_reduction(s, sig, cuda ? kernels::Target::kCuda : kernels::Target::kHost);
+  });
   m.def("_generate_elementwise_source", [](const kernels::ElementwiseSpec& s, py::dict bindings, bool cuda) {
     kernels::ElementwiseSignature sig;
     sig.bindings = bindings_from_dict(bindings);

@@ -432,8 +432,18 @@ Array Array::astype(Dtype dtype, Order order, bool copy) const {
 void Array::copy_to(const Array& dst) const {
   if (!dst.writeable()) throw ValueError("assignment destination is read-only");
   check_same_device({this, &dst});
-  Array src = broadcast_to(dst.shape());
-  kernels::copy_cast(src, dst);
+  // NumPy drops leading unit axes of the value before broadcasting it.
+  Array src = *this;
+  while (src.ndim() > dst.ndim() && src.shape()[0] == 1) src = src.squeeze({0});
+  Strides st;
+  try {
+    st = broadcast_strides(src.shape(), src.strides(), dst.shape());
+  } catch (const ValueError&) {
+    throw ValueError("could not broadcast input array from shape " + shape_.to_string() + " into shape " +
+                     dst.shape().to_string());
+  }
+  Array b = src.view_with(dst.shape(), st);
+  kernels::copy_cast(b, dst);
 }
 
 Array Array::to_device(Device& device) const {

@@ -12,7 +12,7 @@ namespace kumo {
 bool built_with_cuda() { return KUMO_BUILT_WITH_CUDA != 0; }
 
 std::string Device::name() const {
-  if (type() == DeviceType::kCPU) return "cpu";
+  if (type() == DeviceType::kCPU) return index() == 0 ? "cpu" : "cpu:" + std::to_string(index());
   return "cuda:" + std::to_string(index());
 }
 

@@ -1462,4 +1462,44 @@ using kumo::arcsin; using kumo::arccos; using kumo::arctan; using kumo::arcsinh;
 using kumo::arccosh; using kumo::arctanh; using kumo::arctan2;
 template <class To, class From> KUMO_FN To kumo_cast(const From& x) { return kumo::cast<To>(x); }
 
+// ===========================================================================
+// 10. Vectorizable float32 exp for host loops
+// ===========================================================================
+// libm's expf is an opaque call that stops loop vectorization; this one is
+// branch-free (range reduction by ln2, Cephes' degree-6 polynomial, 2^n
+// applied in two steps so subnormal results are right), within 1 ulp on
+// normal results. On CUDA the builtin expf is already fast.
+namespace kumo {
+KUMO_FN float vexpf(float x) {
+#if defined(__CUDA_ARCH__) || defined(__CUDACC_RTC__)
+  return ::expf(x);
+#else
+  const float log2e = 1.44269504088896341f;
+  const float c1 = 0.693359375f, c2 = -2.12194440e-4f;
+  const float hi = 88.7228394f, lo = -103.972084f;
+  float xc = x > hi ? hi : x;
+  xc = xc < lo ? lo : xc;
+  const float magic = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  const float fn = (xc * log2e + magic) - magic;
+  float r = xc - fn * c1;
+  r = r - fn * c2;
+  float p = 1.9875691500e-4f;
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * r * r + r + 1.0f;
+  const int32_t n = static_cast<int32_t>(fn);
+  const int32_t n1 = n >> 1, n2 = n - n1;
+  const float s1 = detail::u2f((uint32_t)(n1 + 127) << 23);
+  const float s2 = detail::u2f((uint32_t)(n2 + 127) << 23);
+  float y = p * s1 * s2;
+  y = x > hi ? limits<float>::infinity() : y;
+  y = x < lo ? 0.0f : y;
+  return x != x ? x : y;
+#endif
+}
+}  // namespace kumo
+
 #endif  // KUMO_PRELUDE_H_

@@ -80,34 +80,90 @@ def _to_numpy_args(obj):
     return obj
 
 
+_NUMPY_NOVALUE = getattr(numpy, "_NoValue", None)
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """numpy.<ufunc>(kumo_array, ...) runs kumo's ufunc of the same name and returns kumo arrays."""
     import kumo
     kufunc = getattr(kumo, ufunc.__name__, None)
     if kufunc is None or not isinstance(kufunc, kumo.ufunc):
         return NotImplemented
-    for v in list(inputs) + list(kwargs.get("out", ()) or ()):
+    kwargs = {k: v for k, v in kwargs.items() if v is not _NUMPY_NOVALUE}
+    out = kwargs.get("out")
+    outs = out if isinstance(out, tuple) else (() if out is None else (out,))
+    for v in list(inputs) + list(outs):
         if not isinstance(v, (ndarray, numpy.ndarray, numpy.generic, bool, int, float, complex)):
             return NotImplemented
+    if any(isinstance(o, numpy.ndarray) for o in outs):
+        return NotImplemented  # NumPy writes NumPy outputs; kumo results live in kumo memory
+    if method != "__call__" and len(outs) == 1:
+        kwargs["out"] = outs[0]
     if method == "__call__":
-        return kufunc(*inputs, **kwargs)
-    return getattr(kufunc, method)(*inputs, **kwargs)
+        res = kufunc(*inputs, **kwargs)
+    else:
+        res = getattr(kufunc, method)(*inputs, **kwargs)
+    if outs:
+        return outs[0] if len(outs) == 1 else tuple(outs)
+    return res
 
 
-def _array_function(self, func, types, args, kwargs):
+def _kumo_counterpart(func):
+    """kumo's function for a NumPy API function (numpy.linalg.norm -> kumo.linalg.norm), or None."""
     import kumo
-    name = func.__name__
-    module = getattr(func, "__module__", "numpy") or "numpy"
+    module = getattr(func, "__module__", None) or "numpy"
     target = kumo
     for part in module.split(".")[1:]:
         if part.startswith("_"):
             continue
         target = getattr(target, part, None)
         if target is None:
-            return NotImplemented
-    kfunc = getattr(target, name, None)
-    if kfunc is None or kfunc is func:
+            return None
+    kfunc = getattr(target, func.__name__, None)
+    if kfunc is None or kfunc is func or not callable(kfunc):
+        return None
+    return kfunc
+
+
+def _to_host_views(obj):
+    """kumo host arrays -> NumPy views of the same memory (nested in lists/tuples/dicts)."""
+    if isinstance(obj, ndarray):
+        if obj._is_cuda:
+            raise TypeError("NumPy cannot operate on CUDA arrays; use kumo functions or .get()")
+        return obj._numpy_view()
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_to_host_views(o) for o in obj)
+    if isinstance(obj, dict):
+        return {k: _to_host_views(v) for k, v in obj.items()}
+    return obj
+
+
+def _from_host(obj):
+    if isinstance(obj, numpy.ndarray):
+        return _core.from_numpy(obj)
+    if isinstance(obj, tuple):
+        return tuple(_from_host(o) for o in obj)
+    if isinstance(obj, list):
+        return [_from_host(o) for o in obj]
+    return obj
+
+
+def _array_function(self, func, types, args, kwargs):
+    """numpy.<func>(kumo_array, ...) runs kumo.<func>; functions kumo does not have run in NumPy on
+    zero-copy views of host arrays, with array results converted back to kumo arrays."""
+    if not all(issubclass(t, (ndarray, numpy.ndarray)) for t in types):
         return NotImplemented
-    return kfunc(*args, **kwargs)
+    kfunc = _kumo_counterpart(func)
+    if kfunc is not None:
+        return kfunc(*args, **kwargs)
+    impl = getattr(func, "_implementation", None)
+    if impl is None:
+        return NotImplemented
+    out = kwargs.get("out")
+    res = impl(*_to_host_views(args), **_to_host_views(kwargs))
+    if out is not None and isinstance(out, ndarray):
+        return out
+    return _from_host(res)
 
 
 ndarray.__array_ufunc__ = _array_ufunc

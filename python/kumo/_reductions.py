@@ -9,7 +9,7 @@ from kumo import _core
 from kumo import _ufuncs as uf
 from kumo._creation import asarray, empty, full, zeros
 
-_NoValue = object()
+from kumo._ufuncs import _NoValue  # one sentinel shared with ufunc.reduce
 ndarray = _core.ndarray
 
 

@@ -170,9 +170,18 @@ def _rows():
             {"??->?": "out0 = %s" % ("in0 || in1" if "max" in name else "in0 && in1")}, doc)
 
     # ---- comparison ----
-    for name, sym in [("equal", "=="), ("not_equal", "!="), ("less", "<"), ("less_equal", "<="), ("greater", ">"),
-                      ("greater_equal", ">=")]:
-        row(name, 2, 1, [c + c + "->?" for c in ALL], "out0 = (in0 %s in1)" % sym, "", None,
+    # int64 against uint64 compares exactly (NumPy's 'qQ->?' and 'Qq->?' loops)
+    # instead of going through float64; a negative int64 is below every uint64.
+    for name, sym, neg_lhs, neg_rhs in [("equal", "==", "false", "false"), ("not_equal", "!=", "true", "true"),
+                                        ("less", "<", "true", "false"), ("less_equal", "<=", "true", "false"),
+                                        ("greater", ">", "false", "true"),
+                                        ("greater_equal", ">=", "false", "true")]:
+        loops = [c + c + "->?" for c in ALL]
+        loops.insert(loops.index("LL->?") + 1, "lL->?")
+        loops.insert(loops.index("lL->?") + 1, "Ll->?")
+        row(name, 2, 1, loops, "out0 = (in0 %s in1)" % sym, "",
+            {"lL->?": "out0 = in0 < 0 ? %s : ((uint64_t)in0 %s in1)" % (neg_lhs, sym),
+             "Ll->?": "out0 = in1 < 0 ? %s : (in0 %s (uint64_t)in1)" % (neg_rhs, sym)},
             "Return the truth value of (x1 %s x2) element-wise." % sym)
 
     # ---- logical ----
