@@ -301,21 +301,23 @@ std::string generate_reduction(const ReductionSpec& spec, const ReductionSignatu
 
   if (target == Target::kHost) {
     o << "#define KUMO_NIN " << nin << "\n";
-    // Pairwise over a 1-D run: eight interleaved accumulators in blocks of
-    // 128, recursion above that, so float sums keep NumPy's accuracy.
+    // Pairwise over a 1-D run: blocks of up to 1024 elements are summed by
+    // 32 interleaved accumulators (four AVX registers for float) combined
+    // as a tree, and blocks combine by recursive halving. The error grows
+    // like NumPy's pairwise sum (O(log n)), and the block loop vectorizes.
     for (int contig = 1; contig >= 0; --contig) {
       std::string fn = contig ? "kumo_pairwise_c" : "kumo_pairwise_s";
       o << "static _type_reduce " << fn << "(char* const* q, const int64_t* s, int64_t j0, int64_t n) {\n";
-      o << "  if (n <= 8) {\n    _type_reduce r = " << map_call("j0", "0", contig)
+      o << "  if (n < 64) {\n    _type_reduce r = " << map_call("j0", "0", contig)
         << ";\n    for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, " << map_call("j0 + k", "k", contig)
         << ");\n    return r;\n  }\n";
-      o << "  if (n <= 128) {\n    _type_reduce r[8];\n    for (int m = 0; m < 8; ++m) r[m] = "
-        << map_call("j0 + m", "m", contig) << ";\n    int64_t k = 8;\n    for (; k + 8 <= n; k += 8)\n"
-        << "      for (int m = 0; m < 8; ++m) r[m] = kumo_reduce(r[m], " << map_call("j0 + k + m", "k + m", contig)
-        << ");\n    _type_reduce t = kumo_reduce(kumo_reduce(kumo_reduce(r[0], r[1]), kumo_reduce(r[2], r[3])),"
-           " kumo_reduce(kumo_reduce(r[4], r[5]), kumo_reduce(r[6], r[7])));\n"
+      o << "  if (n <= 1024) {\n    _type_reduce r[32];\n    for (int m = 0; m < 32; ++m) r[m] = "
+        << map_call("j0 + m", "m", contig) << ";\n    int64_t k = 32;\n    for (; k + 32 <= n; k += 32)\n"
+        << "      for (int m = 0; m < 32; ++m) r[m] = kumo_reduce(r[m], " << map_call("j0 + k + m", "k + m", contig)
+        << ");\n    for (int w = 16; w >= 1; w /= 2)\n      for (int m = 0; m < w; ++m) r[m] = kumo_reduce(r[m], r[m + w]);\n"
+        << "    _type_reduce t = r[0];\n"
         << "    for (; k < n; ++k) t = kumo_reduce(t, " << map_call("j0 + k", "k", contig) << ");\n    return t;\n  }\n";
-      o << "  int64_t h = n / 2;\n  h -= h % 8;\n  char* q2[KUMO_NIN];\n"
+      o << "  int64_t h = n / 2;\n  h -= h % 32;\n  char* q2[KUMO_NIN];\n"
            "  for (int m = 0; m < KUMO_NIN; ++m) q2[m] = q[m] + h * s[m];\n"
         << "  return kumo_reduce(" << fn << "(q, s, j0, h), " << fn << "(q2, s, j0 + h, n - h));\n}\n";
     }
@@ -386,8 +388,9 @@ extern "C" void kumo_reduce_rows(const void* _vargs, int64_t ob, int64_t oe) {
 // output loop inside, so the inner loop streams through memory.
 extern "C" void kumo_reduce_columns(const void* _vargs, int64_t ob, int64_t oe) {
   const KumoRArgs& A = *static_cast<const KumoRArgs*>(_vargs);
-  enum { B = 256 };
-  _type_reduce acc[B];
+  // 16 KiB of accumulators: long contiguous row segments, still in L1.
+  enum { B = sizeof(_type_reduce) >= 1024 ? 16 : 16384 / sizeof(_type_reduce) };
+  static thread_local _type_reduce acc[B];
   const int nd = A.red_ndim;
   for (int64_t blk = ob; blk < oe; blk += B) {
     const int64_t m = (oe - blk < B) ? oe - blk : B;

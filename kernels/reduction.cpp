@@ -158,7 +158,7 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
         if (oit.strides[nin + k][0] != outputs[k].itemsize()) columns = false;
     }
     if (columns) {
-      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(256, kHostGrain / std::max<int64_t>(red_size, 1)));
+      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(1024, kHostGrain / std::max<int64_t>(red_size, 1)));
     } else {
       run_host_range(ck->rows, buf.data(), out_size, std::max<int64_t>(1, kHostGrain / std::max<int64_t>(red_size, 1)));
     }
