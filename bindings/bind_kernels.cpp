@@ -388,12 +388,7 @@ void bind_kernels(py::module_& m) {
   m.def("_generate_reduction_source", [](const kernels::ReductionSpec& s, py::dict bindings, bool cuda) {
     kernels::ReductionSignature sig;
     sig.bindings = bindings_from_dict(bindings);
-    auto dt = [&](const kernels::ParamSpec& p) {
-      if (!p.is_generic) return p.dtype;
-      for (auto& kv : sig.bindings)
-        if (kv.first == p.type_name) return kv.second;
-      throw TypeError("unbound type " + p.type_name);
-    };
+    auto dt = [&](const kernels::ParamSpec& p) { return kernels::bound_dtype(s.name, p, sig.bindings); };
     for (auto& p : s.in_params) sig.param_dtypes.push_back(dt(p));
     for (auto& p : s.out_params) sig.param_dtypes.push_back(dt(p));
     sig.array_dtypes = sig.param_dtypes;
@@ -403,12 +398,7 @@ void bind_kernels(py::module_& m) {
   m.def("_generate_elementwise_source", [](const kernels::ElementwiseSpec& s, py::dict bindings, bool cuda) {
     kernels::ElementwiseSignature sig;
     sig.bindings = bindings_from_dict(bindings);
-    auto dt = [&](const kernels::ParamSpec& p) {
-      if (!p.is_generic) return p.dtype;
-      for (auto& kv : sig.bindings)
-        if (kv.first == p.type_name) return kv.second;
-      throw TypeError("unbound type " + p.type_name);
-    };
+    auto dt = [&](const kernels::ParamSpec& p) { return kernels::bound_dtype(s.name, p, sig.bindings); };
     for (auto& p : s.in_params) sig.param_dtypes.push_back(dt(p));
     for (auto& p : s.out_params) sig.param_dtypes.push_back(dt(p));
     sig.array_dtypes = sig.param_dtypes;

@@ -214,25 +214,33 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
   }
 }
 
+TypeBindings bind_kernel_types(const std::string& kernel, const std::vector<ParamSpec>& in_params,
+                               const std::vector<ParamSpec>& out_params, const std::vector<Array>& inputs,
+                               const std::vector<Array>& outputs, const TypeBindings& forced) {
+  if (inputs.size() != in_params.size())
+    throw TypeError("Wrong number of arguments for '" + kernel + "': expected " + std::to_string(in_params.size()) +
+                    " inputs, got " + std::to_string(inputs.size()));
+  std::vector<ParamSpec> params = in_params;
+  params.insert(params.end(), out_params.begin(), out_params.end());
+  std::vector<const Array*> ptrs;
+  for (const Array& a : inputs) ptrs.push_back(&a);
+  for (size_t k = 0; k < out_params.size(); ++k) ptrs.push_back(k < outputs.size() ? &outputs[k] : nullptr);
+  return bind_generic_types(params, ptrs, forced);
+}
+
+Dtype bound_dtype(const std::string& kernel, const ParamSpec& p, const TypeBindings& bindings) {
+  if (!p.is_generic) return p.dtype;
+  for (auto& kv : bindings)
+    if (kv.first == p.type_name) return kv.second;
+  throw TypeError("Cannot determine the type of '" + p.name + "' (" + p.type_name + ") in '" + kernel + "'");
+}
+
 std::vector<Array> call_elementwise(const ElementwiseSpec& spec, const std::vector<Array>& inputs,
                                     std::vector<Array> outputs, const TypeBindings& forced, int64_t size) {
   const size_t nin = spec.in_params.size(), nout = spec.out_params.size();
-  if (inputs.size() != nin)
-    throw TypeError("Wrong number of arguments for '" + spec.name + "': expected " + std::to_string(nin) +
-                    " inputs, got " + std::to_string(inputs.size()));
   outputs.resize(nout);
-  std::vector<ParamSpec> params = spec.in_params;
-  params.insert(params.end(), spec.out_params.begin(), spec.out_params.end());
-  std::vector<const Array*> ptrs;
-  for (const Array& a : inputs) ptrs.push_back(&a);
-  for (const Array& a : outputs) ptrs.push_back(&a);
-  TypeBindings b = bind_generic_types(params, ptrs, forced);
-  auto dtype_of = [&](const ParamSpec& p) -> Dtype {
-    if (!p.is_generic) return p.dtype;
-    for (auto& kv : b)
-      if (kv.first == p.type_name) return kv.second;
-    throw TypeError("Cannot determine the type of '" + p.name + "' (" + p.type_name + ") in '" + spec.name + "'");
-  };
+  TypeBindings b = bind_kernel_types(spec.name, spec.in_params, spec.out_params, inputs, outputs, forced);
+  auto dtype_of = [&](const ParamSpec& p) { return bound_dtype(spec.name, p, b); };
   std::vector<const Array*> all;
   for (const Array& a : inputs) all.push_back(&a);
   for (const Array& a : outputs) all.push_back(&a);

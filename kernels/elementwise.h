@@ -31,5 +31,13 @@ std::vector<Array> call_elementwise(const ElementwiseSpec& spec, const std::vect
 TypeBindings bind_generic_types(const std::vector<ParamSpec>& params, const std::vector<const Array*>& arrays,
                                 const TypeBindings& forced);
 
+// Checks the input count and binds every generic name from the arrays given
+// for the parameters (inputs, then outputs; undefined outputs bind nothing).
+TypeBindings bind_kernel_types(const std::string& kernel, const std::vector<ParamSpec>& in_params,
+                               const std::vector<ParamSpec>& out_params, const std::vector<Array>& inputs,
+                               const std::vector<Array>& outputs, const TypeBindings& forced);
+// The dtype of a parameter under the bindings; TypeError if its generic name is unbound.
+Dtype bound_dtype(const std::string& kernel, const ParamSpec& param, const TypeBindings& bindings);
+
 }  // namespace kernels
 }  // namespace kumo

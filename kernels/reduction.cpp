@@ -174,22 +174,9 @@ std::vector<Array> call_reduction(const ReductionSpec& spec, const std::vector<A
                                   std::vector<Array> outputs, const std::vector<int64_t>& axes_in, bool all_axes,
                                   bool keepdims, const TypeBindings& forced) {
   const size_t nin = spec.in_params.size(), nout = spec.out_params.size();
-  if (inputs.size() != nin)
-    throw TypeError("Wrong number of arguments for '" + spec.name + "': expected " + std::to_string(nin) +
-                    " inputs, got " + std::to_string(inputs.size()));
   outputs.resize(nout);
-  std::vector<ParamSpec> params = spec.in_params;
-  params.insert(params.end(), spec.out_params.begin(), spec.out_params.end());
-  std::vector<const Array*> ptrs;
-  for (const Array& a : inputs) ptrs.push_back(&a);
-  for (const Array& a : outputs) ptrs.push_back(&a);
-  TypeBindings b = bind_generic_types(params, ptrs, forced);
-  auto dtype_of = [&](const ParamSpec& p) -> Dtype {
-    if (!p.is_generic) return p.dtype;
-    for (auto& kv : b)
-      if (kv.first == p.type_name) return kv.second;
-    throw TypeError("Cannot determine the type of '" + p.name + "' (" + p.type_name + ") in '" + spec.name + "'");
-  };
+  TypeBindings b = bind_kernel_types(spec.name, spec.in_params, spec.out_params, inputs, outputs, forced);
+  auto dtype_of = [&](const ParamSpec& p) { return bound_dtype(spec.name, p, b); };
   std::vector<Shape> shapes;
   for (const Array& a : inputs) shapes.push_back(a.shape());
   Shape shape = broadcast_shapes(shapes);

@@ -65,8 +65,9 @@ std::string host_compiler_command() {
 const std::string& host_compile_flags() {
   // -fno-math-errno lets sqrt and friends vectorize and -fno-trapping-math
   // lets comparisons become blends (NumPy reports no FP traps from kernels
-  // either); IEEE semantics of NaN, inf and signed zero are untouched.
-  static const std::string flags = "-std=c++17 -O3 -march=native -fPIC -shared -fno-math-errno -fno-trapping-math -w";
+  // either); -fwrapv makes signed overflow wrap as NumPy integers do. IEEE
+  // semantics of NaN, inf and signed zero are untouched.
+  static const std::string flags = "-std=c++17 -O3 -march=native -fPIC -shared -fno-math-errno -fno-trapping-math -fwrapv -w";
   return flags;
 }
 

@@ -20,6 +20,21 @@
 //     Do not write `using namespace kumo;` at global scope: kumo re-declares
 //     the real overloads and the calls would become ambiguous.
 //   * Everything is header-only and inline; nothing here has external state.
+//
+// Index (global names):  int8_t..uint64_t, float16, complex64, complex128,
+//   kumo_cast<To>(x); sin cos tan asin acos atan sinh cosh tanh asinh acosh
+//   atanh exp exp2 expm1 log log2 log10 log1p sqrt cbrt fabs floor ceil trunc
+//   rint nearbyint round atan2 hypot fmod copysign nextafter ldexp frexp modf
+//   pow isnan isinf isfinite signbit abs (real: float/double/float16; complex
+//   where NumPy has it), arcsin arccos arctan arcsinh arccosh arctanh arctan2;
+//   host only: min/max like CUDA's.
+// namespace kumo:  float16, complex<T>, limits<T>, cast<To>(x), the math
+//   above (+ integer overloads), real imag conj arg norm polar, and the ufunc
+//   helpers true_divide floor_divide remainder fmod divmod power float_power
+//   negative positive absolute sign conjugate reciprocal square maximum
+//   minimum fmax fmin gcd lcm heaviside logaddexp logaddexp2 deg2rad radians
+//   rad2deg degrees spacing left_shift right_shift invert bitwise_and/or/xor
+//   logical_and/or/xor/not angle real imag; vexpf (vectorisable host expf).
 #ifndef KUMO_PRELUDE_H_
 #define KUMO_PRELUDE_H_
 
@@ -998,13 +1013,13 @@ template <class T> KUMO_INL complex<T> log10(const complex<T>& z) {
   return complex<T>(w.re * detail::fc<T>::log10e(), w.im * detail::fc<T>::log10e());
 }
 
-// power: a**0 = 1; 0**b = 0 for real b > 0 else nan; small integer exponents
+// power: a**0 = 1; 0**b = 0 for Re(b) > 0 (NumPy 2) else nan; small integer exponents
 // (|n| < 100) by repeated squaring as NumPy does (exact for z**2 etc.);
 // otherwise exp(b log a).
 template <class T> KUMO_INL complex<T> pow(const complex<T>& a, const complex<T>& b) {
   if (b.re == T(0) && b.im == T(0)) return complex<T>(T(1), T(0));
   if (a.re == T(0) && a.im == T(0)) {
-    if (b.re > T(0) && b.im == T(0)) return complex<T>(T(0), T(0));
+    if (b.re > T(0)) return complex<T>(T(0), T(0));
     return complex<T>(limits<T>::quiet_NaN(), limits<T>::quiet_NaN());
   }
   if (b.im == T(0) && b.re > T(-100) && b.re < T(100)) {
