@@ -53,10 +53,14 @@ py::object ufunc_call(const Ufunc& u, py::args args, py::kwargs kw) {
   ins.reserve(nin);
   for (int i = 0; i < nin; ++i) ins.push_back(to_operand(args[i]));
   std::vector<Array> outs(nout);
+  // NumPy returns the very objects passed as outputs.
+  std::vector<py::object> out_objs(nout);
   bool explicit_out = false;
   for (size_t i = nin; i < args.size(); ++i) {
     if (!args[i].is_none()) {
+      if (!py::isinstance<Array>(args[i])) throw TypeError("return arrays must be of ArrayType");
       outs[i - nin] = cast_array(args[i]);
+      out_objs[i - nin] = py::reinterpret_borrow<py::object>(args[i]);
       explicit_out = true;
     }
   }
@@ -75,11 +79,16 @@ py::object ufunc_call(const Ufunc& u, py::args args, py::kwargs kw) {
           if (static_cast<int>(t.size()) != nout)
             throw ValueError("The 'out' tuple must have exactly one entry per ufunc output");
           for (int i = 0; i < nout; ++i)
-            if (!t[i].is_none()) outs[i] = cast_array(t[i]);
+            if (!t[i].is_none()) {
+              if (!py::isinstance<Array>(t[i])) throw TypeError("return arrays must be of ArrayType");
+              outs[i] = cast_array(t[i]);
+              out_objs[i] = py::reinterpret_borrow<py::object>(t[i]);
+            }
         } else {
           if (nout != 1) throw TypeError("'out' must be a tuple of arrays for ufuncs with several outputs");
           if (!py::isinstance<Array>(v)) throw TypeError("return arrays must be of ArrayType");
           outs[0] = cast_array(v);
+          out_objs[0] = py::reinterpret_borrow<py::object>(v);
         }
         explicit_out = true;
       } else if (key == "dtype") {
@@ -118,9 +127,10 @@ py::object ufunc_call(const Ufunc& u, py::args args, py::kwargs kw) {
   } else {
     res = u.call(ins, outs, dtype, casting);
   }
-  if (nout == 1) return py::cast(res[0]);
+  auto result = [&](int i) { return out_objs[i] ? out_objs[i] : py::cast(res[i]); };
+  if (nout == 1) return result(0);
   py::tuple t(nout);
-  for (int i = 0; i < nout; ++i) t[i] = py::cast(res[i]);
+  for (int i = 0; i < nout; ++i) t[i] = result(i);
   return t;
 }
 

@@ -54,12 +54,26 @@ std::string hex64(uint64_t v) {
   return buf;
 }
 
-void make_dirs(const std::string& path) {
+bool make_dirs(const std::string& path) {
   std::string cur;
   for (size_t i = 0; i < path.size(); ++i) {
     cur += path[i];
     if ((path[i] == '/' && i > 0) || i + 1 == path.size()) mkdir(cur.c_str(), 0755);
   }
+  return access(path.c_str(), W_OK) == 0;
+}
+
+// Where kernels are compiled: the cache's tmp/ when it is writable, else a
+// private directory (a read-only cache must not stop kernels from working).
+std::string compile_dir() {
+  std::string dir = cache_dir() + "/tmp";
+  if (make_dirs(dir)) return dir;
+  static const std::string private_dir = [] {
+    char tmpl[] = "/tmp/kumo-kernels-XXXXXX";
+    const char* d = mkdtemp(tmpl);
+    return std::string(d ? d : "/tmp");
+  }();
+  return private_dir;
 }
 
 std::string read_file(const std::string& path, bool* ok) {
@@ -156,7 +170,7 @@ std::optional<std::string> read_cache_entry(const std::string& subdir, const std
 
 void write_cache_entry(const std::string& subdir, const std::string& file_name, const std::string& bytes) {
   const std::string dir = cache_dir() + "/" + subdir;
-  make_dirs(dir);
+  if (!make_dirs(dir)) return;
   const std::string path = dir + "/" + file_name;
   // Data first, then the checksum that vouches for it.
   if (write_atomic(path, bytes)) write_atomic(path + ".sum", checksum_line(bytes));
@@ -190,8 +204,7 @@ std::shared_ptr<HostModule> get_host_module(const std::string& source) {
   bool from_disk = read_cache_entry("host", file).has_value();
   if (!from_disk) {
     auto t0 = std::chrono::steady_clock::now();
-    const std::string dir = cache_dir() + "/tmp";
-    make_dirs(dir);
+    const std::string dir = compile_dir();
     std::string bytes = compile_host_shared_object(source, dir);
     write_cache_entry("host", file, bytes);
     {
@@ -225,8 +238,7 @@ std::shared_ptr<HostModule> get_host_module(const std::string& source) {
     std::string first_error = dlerror();
     std::remove(path.c_str());
     std::remove((path + ".sum").c_str());
-    const std::string dir = cache_dir() + "/tmp";
-    std::string bytes = compile_host_shared_object(source, dir);
+    std::string bytes = compile_host_shared_object(source, compile_dir());
     write_cache_entry("host", file, bytes);
     h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h) throw CompileError("cannot load kernel " + path + ": " + first_error + "; after rebuilding: " + dlerror());

@@ -25,6 +25,20 @@ class ufunc(_core.ufunc):
     def __repr__(self):
         return "<ufunc '%s'>" % self.__name__
 
+    def __call__(self, *args, **kwargs):
+        res = super().__call__(*args, **kwargs)
+        # Return the caller's `out` arrays themselves (NumPy: `add(a, b, out=o) is o`).
+        out = kwargs.get("out")
+        if out is None and len(args) > self.nin:
+            out = tuple(args[self.nin:])
+        if out is None:
+            return res
+        if not isinstance(out, tuple):
+            out = (out,)
+        if self.nout == 1:
+            return out[0] if isinstance(out[0], _core.ndarray) else res
+        return tuple(o if isinstance(o, _core.ndarray) else r for o, r in zip(out, res))
+
     @property
     def identity(self):
         return self._identity_value
@@ -45,6 +59,12 @@ class ufunc(_core.ufunc):
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
         from kumo import _reductions
         array = self._reduction_input(array, dtype)
+        if self._identity_value is None and self.__name__ not in _REORDERABLE_NONE:
+            ndim = getattr(array, "ndim", numpy.ndim(array))
+            naxes = ndim if axis is None else (len(axis) if isinstance(axis, (tuple, list)) else 1)
+            if naxes > 1:
+                raise ValueError("reduction operation '%s' is not reorderable, so at most one axis may be "
+                                 "specified" % self.__name__)
         return _reductions.ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
@@ -132,6 +152,8 @@ class _PowerUfunc(ufunc):
 
 
 _LOGICAL = ("logical_and", "logical_or", "logical_xor")
+# Reductions without an identity that may still run over several axes at once.
+_REORDERABLE_NONE = ("maximum", "minimum", "fmax", "fmin")
 
 
 def _is_pyscalar(x):
