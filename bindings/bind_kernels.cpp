@@ -190,7 +190,13 @@ std::vector<Array> kernel_args(const std::vector<kernels::ParamSpec>& params, co
 // Operators of kumo.ndarray call these ufuncs (registered by the Python
 // package at import) straight from C++, skipping a Python frame per call.
 struct OperatorTable {
-  std::unordered_map<std::string, std::shared_ptr<Ufunc>> ufuncs;
+  struct Entry {
+    std::shared_ptr<Ufunc> ufunc;
+    // Set when the Python ufunc object refines __call__ (e.g. power's
+    // negative-exponent check): the operator then calls it from Python.
+    py::object python_call;
+  };
+  std::unordered_map<std::string, Entry> ufuncs;
 };
 OperatorTable& operators() {
   static OperatorTable* t = new OperatorTable();
@@ -209,11 +215,23 @@ bool operand_is_foreign(py::handle other) {
   return py::hasattr(other, "__array_ufunc__") || !py::hasattr(other, "__array__");
 }
 
-py::object apply_operator(const char* name, py::handle a, py::handle b, bool inplace) {
+const OperatorTable::Entry& operator_entry(const char* name) {
   auto it = operators().ufuncs.find(name);
   if (it == operators().ufuncs.end()) throw TypeError(std::string("operator ufunc '") + name + "' is not registered");
+  return it->second;
+}
+
+py::object apply_operator(const char* name, py::handle a, py::handle b, bool inplace) {
+  const OperatorTable::Entry& e = operator_entry(name);
   if (operand_is_foreign(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-  const Ufunc& u = *it->second;
+  if (e.python_call) {
+    if (inplace) {
+      e.python_call(a, b, py::arg("out") = a);
+      return py::reinterpret_borrow<py::object>(a);
+    }
+    return e.python_call(a, b);
+  }
+  const Ufunc& u = *e.ufunc;
   std::vector<kernels::UfuncOperand> ins(2);
   ins[0] = to_operand(a);
   ins[1] = to_operand(b);
@@ -228,8 +246,14 @@ py::object apply_operator(const char* name, py::handle a, py::handle b, bool inp
 }  // namespace
 
 void bind_kernels(py::module_& m) {
-  m.def("_register_operator", [](const std::string& name, std::shared_ptr<Ufunc> u) {
-    operators().ufuncs[name] = std::move(u);
+  m.def("_is_foreign_operand", [](py::handle h) { return operand_is_foreign(h); });
+  m.def("_register_operator", [m](const std::string& name, py::object obj) {
+    OperatorTable::Entry e;
+    e.ufunc = py::cast<std::shared_ptr<Ufunc>>(obj);
+    py::object base_call = m.attr("ufunc").attr("__call__");
+    py::object own_call = py::type::of(obj).attr("__call__");
+    if (!own_call.is(base_call)) e.python_call = obj;
+    operators().ufuncs[name] = std::move(e);
   });
   {
     py::object nd = m.attr("ndarray");
@@ -251,12 +275,12 @@ void bind_kernels(py::module_& m) {
       cls.def((std::string("__r") + op.py + "__").c_str(),
               [uf](py::handle self, py::handle other) {
                 if (operand_is_foreign(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                auto it = operators().ufuncs.find(uf);
-                if (it == operators().ufuncs.end()) throw TypeError("operator ufunc is not registered");
+                const OperatorTable::Entry& e = operator_entry(uf);
+                if (e.python_call) return e.python_call(other, self);
                 std::vector<kernels::UfuncOperand> ins(2);
                 ins[0] = to_operand(other);
                 ins[1] = to_operand(self);
-                return py::cast(it->second->call(ins, {}, std::nullopt, Casting::kSameKind)[0]);
+                return py::cast(e.ufunc->call(ins, {}, std::nullopt, Casting::kSameKind)[0]);
               },
               py::is_operator());
       cls.def((std::string("__i") + op.py + "__").c_str(),

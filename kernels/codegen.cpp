@@ -287,6 +287,10 @@ std::string generate_reduction(const ReductionSpec& spec, const ReductionSignatu
   o << "static KUMO_FN _type_reduce kumo_identity() { return _type_reduce("
     << (spec.identity.empty() ? "" : spec.identity) << "); }\n";
   o << "#define KUMO_HAS_IDENTITY " << (spec.identity.empty() ? 0 : 1) << "\n";
+  // Like NumPy (and CuPy's accumulator start), a reduction with an identity
+  // starts from it: hypot.reduce([-3]) is hypot(0, -3) = 3.
+  o << "static KUMO_FN _type_reduce kumo_from_identity(const _type_reduce& r) {\n"
+    << (spec.identity.empty() ? "  return r;\n" : "  return kumo_reduce(kumo_identity(), r);\n") << "}\n";
 
   // Calls kumo_map on element k of a run whose operands are at q[] with byte strides s[].
   auto map_call = [&](const std::string& j, const std::string& k, bool contig) {
@@ -380,7 +384,7 @@ extern "C" void kumo_reduce_rows(const void* _vargs, int64_t ob, int64_t oe) {
   char* base[)KUMO" << nops << R"KUMO(];
   for (int64_t o = ob; o < oe; ++o) {
     kumo_out_bases(A, o, base);
-    _type_reduce r = A.red_size > 0 ? kumo_span(A, base, 0, A.red_size) : kumo_identity();
+    _type_reduce r = A.red_size > 0 ? kumo_from_identity(kumo_span(A, base, 0, A.red_size)) : kumo_identity();
     kumo_post_at(r, base);
   }
 }
@@ -416,7 +420,7 @@ extern "C" void kumo_reduce_columns(const void* _vargs, int64_t ob, int64_t oe) 
     char* base[)KUMO" << nops << R"KUMO(];
     for (int64_t t = 0; t < m; ++t) {
       for (int k = 0; k < )KUMO" << nops << R"KUMO(; ++k) base[k] = A.ptr[k] + (blk + t) * A.out_strides[k][0];
-      kumo_post_at(acc[t], base);
+      kumo_post_at(A.red_size > 0 ? kumo_from_identity(acc[t]) : acc[t], base);
     }
   }
 }
@@ -435,7 +439,7 @@ extern "C" void kumo_reduce_combine(const void* _vargs, const void* partials, in
   for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, p[k]);
   char* base[)KUMO" << nops << R"KUMO(];
   kumo_out_bases(A, 0, base);
-  kumo_post_at(r, base);
+  kumo_post_at(kumo_from_identity(r), base);
 }
 )KUMO";
   } else {
@@ -468,7 +472,7 @@ extern "C" void kumo_reduce_combine(const void* _vargs, const void* partials, in
          "      if (tid < s && shv[tid + s]) {\n"
          "        sh[tid] = shv[tid] ? kumo_reduce(sh[tid], sh[tid + s]) : sh[tid + s];\n"
          "        shv[tid] = true;\n      }\n      __syncthreads();\n    }\n"
-         "    if (tid == 0) {\n      const _type_reduce r = shv[0] ? sh[0] : kumo_identity();\n      kumo_post(r";
+         "    if (tid == 0) {\n      const _type_reduce r = shv[0] ? kumo_from_identity(sh[0]) : kumo_identity();\n      kumo_post(r";
     for (size_t k = 0; k < nout; ++k) o << ", *reinterpret_cast<" << atype(nin + k) << "*>(base[" << nin + k << "])";
     o << ");\n    }\n    __syncthreads();\n  }\n}\n";
   }

@@ -63,11 +63,11 @@ std::string host_compiler_command() {
 }
 
 const std::string& host_compile_flags() {
-  // -fno-math-errno lets sqrt and friends vectorize and -fno-trapping-math
-  // lets comparisons become blends (NumPy reports no FP traps from kernels
-  // either); -fwrapv makes signed overflow wrap as NumPy integers do. IEEE
-  // semantics of NaN, inf and signed zero are untouched.
-  static const std::string flags = "-std=c++17 -O3 -march=native -fPIC -shared -fno-math-errno -fno-trapping-math -fwrapv -w";
+  // -fno-math-errno lets sqrt and friends vectorize; -fwrapv makes signed
+  // overflow wrap as NumPy integers do. IEEE semantics of NaN, inf and
+  // signed zero are untouched. (-fno-trapping-math is not used globally:
+  // GCC 12 miscompiles lexicographic complex selects under it.)
+  static const std::string flags = "-std=c++17 -O3 -march=native -fPIC -shared -fno-math-errno -fwrapv -w";
   return flags;
 }
 

@@ -63,6 +63,16 @@ def _install():
     ndarray.__divmod__ = lambda self, other: uf.divmod(self, other)
     ndarray.__rdivmod__ = lambda self, other: uf.divmod(other, self)
     ndarray.__hash__ = None
+    ndarray.__pow__ = _pow
+
+
+def _pow(self, other):
+    # NumPy computes `a ** 2` as square(a) (so bool ** 2 is int8, as square's loops give).
+    if type(other) is int and other == 2:
+        return uf.square(self)
+    if _core._is_foreign_operand(other):
+        return NotImplemented
+    return uf.power(self, other)
 
 
 _install()

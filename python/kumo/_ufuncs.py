@@ -3,7 +3,7 @@ reduce, accumulate, outer and at."""
 import numpy
 
 from kumo import _core
-from kumo._ufunc_table import ROWS, ALIASES, ERROR
+from kumo._ufunc_table import ROWS, ALIASES, ERROR, NEG_INF, PREAMBLES
 
 _NoValue = object()
 
@@ -13,8 +13,7 @@ class ufunc(_core.ufunc):
     type loops and casting rules."""
 
     def __init__(self, name, nin, nout, loops, identity, doc):
-        preamble = ""
-        super().__init__(name, nin, nout, loops, preamble, identity)
+        super().__init__(name, nin, nout, loops, PREAMBLES.get(name, ""), identity)
         self.__doc__ = doc
         self.__name__ = name
         self._identity_value = _python_identity(identity)
@@ -25,19 +24,6 @@ class ufunc(_core.ufunc):
     def __repr__(self):
         return "<ufunc '%s'>" % self.__name__
 
-    def __call__(self, *args, **kwargs):
-        res = super().__call__(*args, **kwargs)
-        # Return the caller's `out` arrays themselves (NumPy: `add(a, b, out=o) is o`).
-        out = kwargs.get("out")
-        if out is None and len(args) > self.nin:
-            out = tuple(args[self.nin:])
-        if out is None:
-            return res
-        if not isinstance(out, tuple):
-            out = (out,)
-        if self.nout == 1:
-            return out[0] if isinstance(out[0], _core.ndarray) else res
-        return tuple(o if isinstance(o, _core.ndarray) else r for o, r in zip(out, res))
 
     @property
     def identity(self):
@@ -120,7 +106,7 @@ def _to_numpy_index(indices):
 
 
 def _python_identity(identity):
-    return {"0": 0, "1": 1, "-1": -1, "true": True, "false": False, "-INFINITY": -numpy.inf}.get(identity, None)
+    return {"0": 0, "1": 1, "-1": -1, "true": True, "false": False, NEG_INF: -numpy.inf}.get(identity, None)
 
 
 class _PowerUfunc(ufunc):

@@ -8,7 +8,9 @@ import textwrap
 
 import pytest
 
-PYTHON_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+import kumo
+
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(kumo.__file__)))  # where kumo is imported from
 
 # One user kernel whose source is unique to this test file (the constant), so the
 # private cache starts empty for it. Only a few kernels run in the child.

@@ -10,7 +10,7 @@ import pytest
 import kumo
 from conftest import LAYOUTS, assert_allclose, assert_array_equal, make_pair
 
-PYTHON_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "python")
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(kumo.__file__)))  # where kumo is imported from
 
 _add = kumo.ElementwiseKernel("T x, T y", "T z", "z = x + y", "test_generic_add")
 _scale = kumo.ElementwiseKernel("T x, T a", "T z", "z = x * a", "test_scale")

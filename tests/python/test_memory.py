@@ -11,7 +11,7 @@ import pytest
 import kumo
 from kumo.cuda.memory import OutOfMemoryError
 
-PYTHON_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(kumo.__file__)))  # where kumo is imported from
 MB = 1 << 20
 
 
