@@ -305,25 +305,33 @@ std::string generate_reduction(const ReductionSpec& spec, const ReductionSignatu
 
   if (target == Target::kHost) {
     o << "#define KUMO_NIN " << nin << "\n";
-    // Pairwise over a 1-D run: blocks of up to 1024 elements are summed by
-    // 32 interleaved accumulators (four AVX registers for float) combined
-    // as a tree, and blocks combine by recursive halving. The error grows
-    // like NumPy's pairwise sum (O(log n)), and the block loop vectorizes.
+    // Pairwise over a 1-D run with 32 interleaved lanes: leaves of up to
+    // 1024 elements accumulate lane-wise (four AVX registers for float), and
+    // leaves merge lane-wise by recursive halving, so the only horizontal
+    // step is one 32-to-1 tree at the end. Error grows like NumPy's pairwise
+    // sum (O(log n)) and the loops vectorize.
     for (int contig = 1; contig >= 0; --contig) {
+      std::string lanes = contig ? "kumo_lanes_c" : "kumo_lanes_s";
       std::string fn = contig ? "kumo_pairwise_c" : "kumo_pairwise_s";
+      o << "static void " << lanes << "(char* const* q, const int64_t* s, int64_t j0, int64_t n, _type_reduce* r) {\n";
+      o << "  if (n <= 1024) {\n    for (int m = 0; m < 32; ++m) r[m] = " << map_call("j0 + m", "m", contig)
+        << ";\n    for (int64_t k = 32; k < n; k += 32)\n"
+        << "      for (int m = 0; m < 32; ++m) r[m] = kumo_reduce(r[m], " << map_call("j0 + k + m", "k + m", contig)
+        << ");\n    return;\n  }\n";
+      o << "  int64_t h = n / 2;\n  h -= h % 32;\n  char* q2[KUMO_NIN];\n"
+           "  for (int m = 0; m < KUMO_NIN; ++m) q2[m] = q[m] + h * s[m];\n"
+           "  _type_reduce t[32];\n"
+        << "  " << lanes << "(q, s, j0, h, r);\n  " << lanes << "(q2, s, j0 + h, n - h, t);\n"
+        << "  for (int m = 0; m < 32; ++m) r[m] = kumo_reduce(r[m], t[m]);\n}\n";
       o << "static _type_reduce " << fn << "(char* const* q, const int64_t* s, int64_t j0, int64_t n) {\n";
       o << "  if (n < 64) {\n    _type_reduce r = " << map_call("j0", "0", contig)
         << ";\n    for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, " << map_call("j0 + k", "k", contig)
         << ");\n    return r;\n  }\n";
-      o << "  if (n <= 1024) {\n    _type_reduce r[32];\n    for (int m = 0; m < 32; ++m) r[m] = "
-        << map_call("j0 + m", "m", contig) << ";\n    int64_t k = 32;\n    for (; k + 32 <= n; k += 32)\n"
-        << "      for (int m = 0; m < 32; ++m) r[m] = kumo_reduce(r[m], " << map_call("j0 + k + m", "k + m", contig)
-        << ");\n    for (int w = 16; w >= 1; w /= 2)\n      for (int m = 0; m < w; ++m) r[m] = kumo_reduce(r[m], r[m + w]);\n"
-        << "    _type_reduce t = r[0];\n"
-        << "    for (; k < n; ++k) t = kumo_reduce(t, " << map_call("j0 + k", "k", contig) << ");\n    return t;\n  }\n";
-      o << "  int64_t h = n / 2;\n  h -= h % 32;\n  char* q2[KUMO_NIN];\n"
-           "  for (int m = 0; m < KUMO_NIN; ++m) q2[m] = q[m] + h * s[m];\n"
-        << "  return kumo_reduce(" << fn << "(q, s, j0, h), " << fn << "(q2, s, j0 + h, n - h));\n}\n";
+      o << "  const int64_t n32 = n - n % 32;\n  _type_reduce r[32];\n  " << lanes << "(q, s, j0, n32, r);\n"
+        << "  for (int w = 16; w >= 1; w /= 2)\n    for (int m = 0; m < w; ++m) r[m] = kumo_reduce(r[m], r[m + w]);\n"
+        << "  _type_reduce t = r[0];\n"
+        << "  for (int64_t k = n32; k < n; ++k) t = kumo_reduce(t, " << map_call("j0 + k", "k", contig) << ");\n"
+        << "  return t;\n}\n";
     }
     o << R"KUMO(
 static const int64_t kumo_in_itemsize[KUMO_NIN] = {)KUMO";
