@@ -49,10 +49,19 @@ std::shared_ptr<CompiledElementwise> lookup(const ElementwiseSpec& spec, const E
                                             Target target) {
   KernelKey key;
   bool keyed = make_kernel_key(spec.id, static_cast<int>(target), sig.param_dtypes, sig.array_dtypes, &key);
+  // Loops often call the same kernel repeatedly: a per-thread last hit
+  // skips the lock and the hash.
+  thread_local KernelKey last_key;
+  thread_local std::shared_ptr<CompiledElementwise> last;
+  if (keyed && last && key == last_key) return last;
   if (keyed) {
     std::lock_guard<std::mutex> lk(g_mu);
     auto it = fast_cache().find(key);
-    if (it != fast_cache().end()) return it->second;
+    if (it != fast_cache().end()) {
+      last_key = key;
+      last = it->second;
+      return it->second;
+    }
   }
   auto ck = compile(spec, sig, target);
   if (keyed) {

@@ -1,6 +1,7 @@
 #include "kernels/ufunc.h"
 
 #include <algorithm>
+#include <array>
 
 #include "core/errors.h"
 #include "kernels/elementwise.h"
@@ -51,6 +52,7 @@ Ufunc::Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, 
       if (l.types[i] != l.types[0]) homogeneous_ = false;
   }
   specs_.resize(loops_.size());
+  signatures_.resize(loops_.size());
   reduce_specs_.resize(loops_.size());
   accumulate_specs_.resize(loops_.size());
 }
@@ -151,6 +153,12 @@ std::string Ufunc::loop_preamble(int loop) const {
   return s;
 }
 
+const ElementwiseSignature& Ufunc::loop_signature(int loop) const {
+  // Built with the specs (under the same lock); a ufunc loop's arrays always have its types.
+  loop_spec(loop);
+  return *signatures_[loop];
+}
+
 const ElementwiseSpec& Ufunc::loop_spec(int loop) const {
   std::lock_guard<std::mutex> lk(mu_);
   auto& slot = specs_[loop];
@@ -162,6 +170,10 @@ const ElementwiseSpec& Ufunc::loop_spec(int loop) const {
       out += (i ? ", " : "") + std::string(dtype_name(l.types[nin_ + i])) + " out" + std::to_string(i);
     slot = ElementwiseSpec::create(name_, in, out, l.operation, loop_preamble(loop));
     slot->reorder_axes = true;
+    auto sig = std::make_shared<ElementwiseSignature>();
+    sig->param_dtypes = l.types;
+    sig->array_dtypes = l.types;
+    signatures_[loop] = sig;
   }
   return *slot;
 }
@@ -203,10 +215,7 @@ const ElementwiseSpec& Ufunc::accumulate_spec(int loop) const {
 std::vector<Array> Ufunc::run_loop(int loop, const std::vector<Array>& inputs, std::vector<Array> outputs) const {
   const ElementwiseSpec& spec = loop_spec(loop);
   const UfuncLoop& l = loops_[loop];
-  // One signature per loop, built once (a ufunc loop's arrays always have its types).
-  static thread_local ElementwiseSignature sig;
-  sig.param_dtypes = l.types;
-  sig.array_dtypes = l.types;
+  const ElementwiseSignature& sig = loop_signature(loop);
   outputs.resize(nout_);
   const Array* args[8];
   if (nin_ + nout_ > 8) throw ValueError("ufunc " + name_ + " has too many operands");
@@ -249,18 +258,19 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
     }
   if (!device) device = &current_device();
 
-  std::vector<Array> ins;
-  ins.reserve(nin_);
+  // Fixed-capacity locals: a ufunc has at most four operands.
+  std::array<Array, 4> ins;
+  if (nin_ + nout_ > 4) throw ValueError("ufunc " + name_ + " has too many operands");
   for (int i = 0; i < nin_; ++i) {
     const UfuncOperand& op = inputs[i];
     if (op.is_scalar) {
-      ins.push_back(scalar_to_array(op.scalar, l.types[i], *device));
+      ins[i] = scalar_to_array(op.scalar, l.types[i], *device);
     } else {
       if (!can_cast(op.array.dtype(), l.types[i], casting))
         throw CastingError("Cannot cast ufunc '" + name_ + "' input " + std::to_string(i) + " from dtype('" +
                            dtype_name(op.array.dtype()) + "') to dtype('" + dtype_name(l.types[i]) +
                            "') with casting rule '" + casting_name(casting) + "'");
-      ins.push_back(op.array.dtype() == l.types[i] ? op.array : op.array.astype(l.types[i]));
+      ins[i] = op.array.dtype() == l.types[i] ? op.array : op.array.astype(l.types[i]);
     }
   }
   // The loop's shape: inputs and given outputs broadcast together.
@@ -270,7 +280,7 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
   for (const Array& o : outputs)
     if (o.defined() && o.shape() != shape) shape = broadcast_shapes({shape, o.shape()});
   // Outputs of another dtype are computed in a temporary and cast on store.
-  std::vector<Array> direct(nout_);
+  std::array<Array, 4> direct;
   for (int i = 0; i < nout_; ++i) {
     Dtype want = l.types[nin_ + i];
     if (outputs[i].defined()) {
@@ -285,19 +295,25 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
     }
     // Keep the memory order of an input of the full shape (NumPy's order='K').
     const Array* like = nullptr;
-    for (const Array& a : ins)
-      if (a.shape() == shape) {
-        like = &a;
+    for (int j = 0; j < nin_; ++j)
+      if (ins[j].shape() == shape) {
+        like = &ins[j];
         break;
       }
     direct[i] = like && !like->c_contiguous() ? Array::empty_like(*like, want, Order::kK)
                                               : Array::empty(shape, want, *device);
   }
-  std::vector<Array> res = run_loop(k, ins, std::move(direct));
+  const Array* args[4];
+  for (int i = 0; i < nin_; ++i) args[i] = &ins[i];
+  for (int i = 0; i < nout_; ++i) args[nin_ + i] = &direct[i];
+  launch_elementwise(loop_spec(k), loop_signature(k), args, static_cast<size_t>(nin_ + nout_));
+  std::vector<Array> res(nout_);
   for (int i = 0; i < nout_; ++i) {
-    if (outputs[i].defined() && outputs[i].dtype() != res[i].dtype()) {
-      res[i].copy_to(outputs[i]);
+    if (outputs[i].defined() && outputs[i].dtype() != direct[i].dtype()) {
+      direct[i].copy_to(outputs[i]);
       res[i] = outputs[i];
+    } else {
+      res[i] = std::move(direct[i]);
     }
   }
   return res;

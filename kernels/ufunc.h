@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/array.h"
+#include "kernels/codegen.h"
 #include "kernels/spec.h"
 
 namespace kumo {
@@ -72,6 +73,7 @@ class Ufunc {
   std::vector<Array> run_loop(int loop, const std::vector<Array>& inputs, std::vector<Array> outputs) const;
 
   const ElementwiseSpec& loop_spec(int loop) const;
+  const ElementwiseSignature& loop_signature(int loop) const;
   // Reduction over axes for a binary ufunc with one output (loop types all equal).
   const ReductionSpec& reduce_spec(int loop) const;
   // Inclusive scan along the last axis of C-contiguous rows (accumulate).
@@ -86,6 +88,7 @@ class Ufunc {
   bool homogeneous_;
   mutable std::mutex mu_;
   mutable std::vector<std::shared_ptr<ElementwiseSpec>> specs_;
+  mutable std::vector<std::shared_ptr<ElementwiseSignature>> signatures_;
   mutable std::vector<std::shared_ptr<ReductionSpec>> reduce_specs_;
   mutable std::vector<std::shared_ptr<ElementwiseSpec>> accumulate_specs_;
   std::string loop_preamble(int loop) const;
