@@ -232,15 +232,25 @@ py::object apply_operator(const char* name, py::handle a, py::handle b, bool inp
     return e.python_call(a, b);
   }
   const Ufunc& u = *e.ufunc;
-  std::vector<kernels::UfuncOperand> ins(2);
-  ins[0] = to_operand(a);
-  ins[1] = to_operand(b);
+  // Reused per thread (operators do not re-enter), and emptied after the call
+  // so no array is kept alive by it.
+  thread_local std::vector<kernels::UfuncOperand> ins(2);
+  struct Clear {
+    ~Clear() {
+      ins[0].array = Array();
+      ins[1].array = Array();
+    }
+  } clear;
+  // Convert first: converting may run Python code that uses operators too.
+  kernels::UfuncOperand x = to_operand(a), y = to_operand(b);
+  ins[0] = std::move(x);
+  ins[1] = std::move(y);
   if (inplace) {
     const Array& out = cast_array(a);
     u.call(ins, {out}, std::nullopt, Casting::kSameKind);
     return py::reinterpret_borrow<py::object>(a);
   }
-  return py::cast(u.call(ins, {}, std::nullopt, Casting::kSameKind)[0]);
+  return py::cast(std::move(u.call(ins, {}, std::nullopt, Casting::kSameKind)[0]));
 }
 
 }  // namespace

@@ -51,9 +51,11 @@ class ArgsBuffer {
     push(w);
   }
   void ptr(const void* p) { push(static_cast<int64_t>(reinterpret_cast<intptr_t>(p))); }
-  // Writes exactly kMaxNdim words: the first n values given, zeros after.
+  // Fills a kMaxNdim-word field with the first n values; kernels read only
+  // the first ndim entries, so the rest is left unwritten (hot path).
   void dims(const int64_t* values, int n) {
-    for (int i = 0; i < kMaxNdim; ++i) push(i < n ? values[i] : 0);
+    for (int i = 0; i < n; ++i) push(values[i]);
+    skip(static_cast<size_t>(kMaxNdim - n));
   }
   void raw_desc(const Array& a);
   const void* data() const { return heap_.empty() ? inline_ : heap_.data(); }
@@ -62,6 +64,13 @@ class ArgsBuffer {
  private:
   // Most launches fit inline, so the hot path does not allocate.
   static constexpr size_t kInline = 640;
+  void skip(size_t count) {
+    if (n_ + count <= kInline && heap_.empty()) {
+      n_ += count;
+      return;
+    }
+    for (size_t i = 0; i < count; ++i) push(0);
+  }
   void push(int64_t v) {
     if (n_ < kInline) {
       inline_[n_++] = v;

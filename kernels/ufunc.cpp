@@ -53,6 +53,7 @@ Ufunc::Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, 
   }
   specs_.resize(loops_.size());
   signatures_.resize(loops_.size());
+  for (auto& f : first_loop_for_) f.store(kUnresolved);
   reduce_specs_.resize(loops_.size());
   accumulate_specs_.resize(loops_.size());
 }
@@ -119,7 +120,19 @@ int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype>
     }
     if (!have_strong) r = default_dtype(top);
     else if (have_weak) r = weak_scalar_dtype(top, r);
-    for (size_t k = 0; k < loops_.size(); ++k) {
+    // The first loop the result type safely casts to, memoized per dtype
+    // (the common case needs no scan); scalars are checked on that loop.
+    int first = first_loop_for_[static_cast<int>(r)].load(std::memory_order_relaxed);
+    if (first == kUnresolved) {
+      first = -1;
+      for (size_t k = 0; k < loops_.size(); ++k)
+        if (can_cast(r, loops_[k].types[0], Casting::kSafe)) {
+          first = static_cast<int>(k);
+          break;
+        }
+      first_loop_for_[static_cast<int>(r)].store(first, std::memory_order_relaxed);
+    }
+    for (size_t k = first < 0 ? loops_.size() : static_cast<size_t>(first); k < loops_.size(); ++k) {
       const UfuncLoop& l = loops_[k];
       if (!can_cast(r, l.types[0], Casting::kSafe)) continue;
       bool ok = true;

@@ -3,6 +3,8 @@
 // casting rules). Each loop becomes an ElementwiseSpec on first use; binary
 // loops also give a ReductionSpec for reduce().
 #pragma once
+#include <array>
+#include <atomic>
 #include <complex>
 #include <memory>
 #include <mutex>
@@ -89,6 +91,8 @@ class Ufunc {
   mutable std::mutex mu_;
   mutable std::vector<std::shared_ptr<ElementwiseSpec>> specs_;
   mutable std::vector<std::shared_ptr<ElementwiseSignature>> signatures_;
+  static constexpr int kUnresolved = -2;
+  mutable std::array<std::atomic<int>, kNumDtypes> first_loop_for_;
   mutable std::vector<std::shared_ptr<ReductionSpec>> reduce_specs_;
   mutable std::vector<std::shared_ptr<ElementwiseSpec>> accumulate_specs_;
   std::string loop_preamble(int loop) const;
