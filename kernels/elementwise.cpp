@@ -71,6 +71,21 @@ std::shared_ptr<CompiledElementwise> lookup(const ElementwiseSpec& spec, const E
   return ck;
 }
 
+// Runs a specialised kernel over `total` elements with a filled argument buffer.
+void run(Device& device, const ElementwiseSpec& spec, const ElementwiseSignature& sig, const ArgsBuffer& buf,
+         int64_t total) {
+  if (device.type() == DeviceType::kCPU) {
+    auto ck = lookup(spec, sig, Target::kHost);
+    run_host_range(ck->host_fn, buf.data(), total, kHostGrain);
+  } else {
+    auto ck = lookup(spec, sig, Target::kCuda);
+    void* fn = cuda_function(device, ck->cuda, "kumo_elementwise");
+    int64_t blocks = (total + kCudaBlock - 1) / kCudaBlock;
+    unsigned grid = static_cast<unsigned>(std::min<int64_t>(blocks, 1 << 20));
+    launch_cuda(device, fn, buf, grid, kCudaBlock);
+  }
+}
+
 }  // namespace
 
 TypeBindings bind_generic_types(const std::vector<ParamSpec>& params, const std::vector<const Array*>& arrays,
@@ -185,6 +200,22 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     ops[nops++] = a;
   }
 
+  // Every operand C-contiguous with the full shape: one flat run, no
+  // squashing needed (the common case for small arrays, where it matters).
+  bool flat = true;
+  for (size_t k = 0; k < nops && flat; ++k) flat = ops[k]->shape() == shape && ops[k]->c_contiguous();
+  if (flat) {
+    ArgsBuffer fbuf;
+    fbuf.i64(total);
+    fbuf.two_i32(1, 1);
+    const int64_t extent[1] = {total};
+    fbuf.dims(extent, 1);
+    for (size_t k = 0; k < nops; ++k) fbuf.ptr(ops[k]->data());
+    for (size_t k = 0; k < nops; ++k) fbuf.dims(nullptr, 0);
+    for (size_t r = 0; r < nraw; ++r) fbuf.raw_desc(*raws[r]);
+    run(*device, spec, sig, fbuf, total);
+    return;
+  }
   Strides strides[kMaxOperands];
   for (size_t k = 0; k < nops; ++k) {
     const Array& a = *ops[k];
@@ -211,16 +242,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
   for (size_t k = 0; k < nops; ++k) buf.dims(strides[k].data(), it_shape.size());
   for (size_t r = 0; r < nraw; ++r) buf.raw_desc(*raws[r]);
 
-  if (device->type() == DeviceType::kCPU) {
-    auto ck = lookup(spec, sig, Target::kHost);
-    run_host_range(ck->host_fn, buf.data(), total, kHostGrain);
-  } else {
-    auto ck = lookup(spec, sig, Target::kCuda);
-    void* fn = cuda_function(*device, ck->cuda, "kumo_elementwise");
-    int64_t blocks = (total + kCudaBlock - 1) / kCudaBlock;
-    unsigned grid = static_cast<unsigned>(std::min<int64_t>(blocks, 1 << 20));
-    launch_cuda(*device, fn, buf, grid, kCudaBlock);
-  }
+  run(*device, spec, sig, buf, total);
 }
 
 TypeBindings bind_kernel_types(const std::string& kernel, const std::vector<ParamSpec>& in_params,

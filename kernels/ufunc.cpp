@@ -252,7 +252,9 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
                                std::optional<Dtype> dtype, Casting casting) const {
   int k = resolve(inputs, dtype, casting);
   const UfuncLoop& l = loops_[k];
-  outputs.resize(nout_);
+  // Missing trailing outputs are undefined (no resize: that would allocate).
+  static const Array kNoArray{};
+  auto out_at = [&](int i) -> const Array& { return i < static_cast<int>(outputs.size()) ? outputs[i] : kNoArray; };
   // Device: the first array operand's, else the current device.
   Device* device = nullptr;
   for (const UfuncOperand& op : inputs)
@@ -272,59 +274,68 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
   if (!device) device = &current_device();
 
   // Fixed-capacity locals: a ufunc has at most four operands.
-  std::array<Array, 4> ins;
+  // Inputs already of the loop's type are used in place; others are
+  // converted into `converted`.
+  std::array<Array, 4> converted;
+  const Array* ins[4];
   if (nin_ + nout_ > 4) throw ValueError("ufunc " + name_ + " has too many operands");
   for (int i = 0; i < nin_; ++i) {
     const UfuncOperand& op = inputs[i];
     if (op.is_scalar) {
-      ins[i] = scalar_to_array(op.scalar, l.types[i], *device);
+      converted[i] = scalar_to_array(op.scalar, l.types[i], *device);
+      ins[i] = &converted[i];
     } else {
       if (!can_cast(op.array.dtype(), l.types[i], casting))
         throw CastingError("Cannot cast ufunc '" + name_ + "' input " + std::to_string(i) + " from dtype('" +
                            dtype_name(op.array.dtype()) + "') to dtype('" + dtype_name(l.types[i]) +
                            "') with casting rule '" + casting_name(casting) + "'");
-      ins[i] = op.array.dtype() == l.types[i] ? op.array : op.array.astype(l.types[i]);
+      if (op.array.dtype() == l.types[i]) {
+        ins[i] = &op.array;
+      } else {
+        converted[i] = op.array.astype(l.types[i]);
+        ins[i] = &converted[i];
+      }
     }
   }
   // The loop's shape: inputs and given outputs broadcast together.
-  Shape shape = ins[0].shape();
+  Shape shape = ins[0]->shape();
   for (int i = 1; i < nin_; ++i)
-    if (ins[i].shape() != shape) shape = broadcast_shapes({shape, ins[i].shape()});
+    if (ins[i]->shape() != shape) shape = broadcast_shapes({shape, ins[i]->shape()});
   for (const Array& o : outputs)
     if (o.defined() && o.shape() != shape) shape = broadcast_shapes({shape, o.shape()});
   // Outputs of another dtype are computed in a temporary and cast on store.
   std::array<Array, 4> direct;
   for (int i = 0; i < nout_; ++i) {
     Dtype want = l.types[nin_ + i];
-    if (outputs[i].defined()) {
-      if (!can_cast(want, outputs[i].dtype(), casting))
+    if (out_at(i).defined()) {
+      if (!can_cast(want, out_at(i).dtype(), casting))
         throw CastingError("Cannot cast ufunc '" + name_ + "' output from dtype('" + dtype_name(want) +
-                           "') to dtype('" + dtype_name(outputs[i].dtype()) + "') with casting rule '" +
+                           "') to dtype('" + dtype_name(out_at(i).dtype()) + "') with casting rule '" +
                            casting_name(casting) + "'");
-      if (outputs[i].dtype() == want) {
-        direct[i] = outputs[i];
+      if (out_at(i).dtype() == want) {
+        direct[i] = out_at(i);
         continue;
       }
     }
     // Keep the memory order of an input of the full shape (NumPy's order='K').
     const Array* like = nullptr;
     for (int j = 0; j < nin_; ++j)
-      if (ins[j].shape() == shape) {
-        like = &ins[j];
+      if (ins[j]->shape() == shape) {
+        like = ins[j];
         break;
       }
     direct[i] = like && !like->c_contiguous() ? Array::empty_like(*like, want, Order::kK)
                                               : Array::empty(shape, want, *device);
   }
   const Array* args[4];
-  for (int i = 0; i < nin_; ++i) args[i] = &ins[i];
+  for (int i = 0; i < nin_; ++i) args[i] = ins[i];
   for (int i = 0; i < nout_; ++i) args[nin_ + i] = &direct[i];
   launch_elementwise(loop_spec(k), loop_signature(k), args, static_cast<size_t>(nin_ + nout_));
   std::vector<Array> res(nout_);
   for (int i = 0; i < nout_; ++i) {
-    if (outputs[i].defined() && outputs[i].dtype() != direct[i].dtype()) {
-      direct[i].copy_to(outputs[i]);
-      res[i] = outputs[i];
+    if (out_at(i).defined() && out_at(i).dtype() != direct[i].dtype()) {
+      direct[i].copy_to(out_at(i));
+      res[i] = out_at(i);
     } else {
       res[i] = std::move(direct[i]);
     }
