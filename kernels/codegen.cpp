@@ -402,7 +402,7 @@ extern "C" void kumo_reduce_columns(const void* _vargs, int64_t ob, int64_t oe) 
   const KumoRArgs& A = *static_cast<const KumoRArgs*>(_vargs);
   // 16 KiB of accumulators: long contiguous row segments, still in L1.
   enum { B = sizeof(_type_reduce) >= 1024 ? 16 : 16384 / sizeof(_type_reduce) };
-  static thread_local _type_reduce acc[B];
+  _type_reduce acc[B];
   const int nd = A.red_ndim;
   for (int64_t blk = ob; blk < oe; blk += B) {
     const int64_t m = (oe - blk < B) ? oe - blk : B;
