@@ -455,25 +455,8 @@ def _install_methods():
     ndarray.clip = m(s.clip)
     ndarray.conj = lambda self: uf.conjugate(self)
     ndarray.conjugate = lambda self: uf.conjugate(self)
-    ndarray.round = lambda self, decimals=0, out=None: _round(self, decimals, out)
     ndarray.diagonal = lambda self, offset=0, axis1=0, axis2=1: self._diagonal(offset, axis1, axis2)
 
-
-def _round(a, decimals=0, out=None):
-    if decimals == 0:
-        return uf.rint(a, out=out) if a.dtype.kind in "fc" else (a.copy() if out is None else _assign(out, a))
-    if a.dtype.kind in "iub":
-        if decimals >= 0:
-            return a.copy() if out is None else _assign(out, a)
-        f = 10 ** (-decimals)
-        return uf.multiply(uf.floor_divide(uf.add(a, f // 2), f), f, out=out)
-    f = 10.0 ** decimals
-    return uf.divide(uf.rint(uf.multiply(a, f)), f, out=out)
-
-
-def _assign(out, a):
-    out[...] = a
-    return out
 
 
 _install_methods()
