@@ -29,7 +29,7 @@ struct PluginState {
 // The directory of the shared object this function was linked into, i.e.
 // the core library (or the executable, when the core is linked statically).
 // The plugin is installed next to it, wherever that is.
-std::string core_library_dir() {
+[[maybe_unused]] std::string core_library_dir() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&cuda_plugin), &info) == 0 || info.dli_fname == nullptr) return {};
   const std::string path = info.dli_fname;
@@ -37,7 +37,7 @@ std::string core_library_dir() {
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
-std::string last_dl_error() {
+[[maybe_unused]] std::string last_dl_error() {
   const char* e = dlerror();
   return e ? std::string(e) : std::string("unknown error");
 }
