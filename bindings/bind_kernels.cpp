@@ -142,6 +142,16 @@ kernels::TypeBindings bindings_from_dict(py::handle d) {
   return b;
 }
 
+// Dtypes of all parameters (inputs then outputs) under the bindings.
+std::vector<Dtype> bound_param_dtypes(const std::string& name, const std::vector<kernels::ParamSpec>& ins,
+                                      const std::vector<kernels::ParamSpec>& outs,
+                                      const kernels::TypeBindings& bindings) {
+  std::vector<Dtype> out;
+  for (const auto& p : ins) out.push_back(kernels::bound_dtype(name, p, bindings));
+  for (const auto& p : outs) out.push_back(kernels::bound_dtype(name, p, bindings));
+  return out;
+}
+
 // Python arguments to a user kernel: arrays stay, Python scalars become 0-d
 // arrays typed by what the generic names bound to (CuPy's rule), or the
 // default type of the scalar.
@@ -432,20 +442,14 @@ void bind_kernels(py::module_& m) {
   m.def("_generate_reduction_source", [](const kernels::ReductionSpec& s, py::dict bindings, bool cuda) {
     kernels::ReductionSignature sig;
     sig.bindings = bindings_from_dict(bindings);
-    auto dt = [&](const kernels::ParamSpec& p) { return kernels::bound_dtype(s.name, p, sig.bindings); };
-    for (auto& p : s.in_params) sig.param_dtypes.push_back(dt(p));
-    for (auto& p : s.out_params) sig.param_dtypes.push_back(dt(p));
-    sig.array_dtypes = sig.param_dtypes;
+    sig.param_dtypes = sig.array_dtypes = bound_param_dtypes(s.name, s.in_params, s.out_params, sig.bindings);
     sig.reduce_type = kernels::resolve_c_type(s.reduce_type, sig.bindings);
     return kernels::generate_reduction(s, sig, cuda ? kernels::Target::kCuda : kernels::Target::kHost);
   });
   m.def("_generate_elementwise_source", [](const kernels::ElementwiseSpec& s, py::dict bindings, bool cuda) {
     kernels::ElementwiseSignature sig;
     sig.bindings = bindings_from_dict(bindings);
-    auto dt = [&](const kernels::ParamSpec& p) { return kernels::bound_dtype(s.name, p, sig.bindings); };
-    for (auto& p : s.in_params) sig.param_dtypes.push_back(dt(p));
-    for (auto& p : s.out_params) sig.param_dtypes.push_back(dt(p));
-    sig.array_dtypes = sig.param_dtypes;
+    sig.param_dtypes = sig.array_dtypes = bound_param_dtypes(s.name, s.in_params, s.out_params, sig.bindings);
     return kernels::generate_elementwise(s, sig, cuda ? kernels::Target::kCuda : kernels::Target::kHost);
   });
 }

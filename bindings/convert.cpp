@@ -91,13 +91,13 @@ std::vector<int64_t> to_int_list(py::handle obj) {
     }
   }
   if (!PySequence_Check(obj.ptr()))
-    throw TypeError("'" + std::string(py::str(obj.get_type().attr("__name__"))) +
+    throw TypeError("'" + std::string(py::str(py::type::handle_of(obj).attr("__name__"))) +
                     "' object cannot be interpreted as an integer");
   for (py::handle item : obj) {
     PyObject* idx = PyNumber_Index(item.ptr());
     if (!idx) {
       PyErr_Clear();
-      throw TypeError("'" + std::string(py::str(item.get_type().attr("__name__"))) +
+      throw TypeError("'" + std::string(py::str(py::type::handle_of(item).attr("__name__"))) +
                       "' object cannot be interpreted as an integer");
     }
     out.push_back(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx)));
@@ -216,7 +216,7 @@ bool to_array(py::handle obj, Array* out, Device* device) {
 Array to_array_required(py::handle obj, Device* device) {
   Array a;
   if (!to_array(obj, &a, device))
-    throw TypeError("Unsupported type " + std::string(py::str(obj.get_type())));
+    throw TypeError("Unsupported type " + std::string(py::str(py::type::handle_of(obj))));
   return a;
 }
 

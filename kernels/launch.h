@@ -59,7 +59,6 @@ class ArgsBuffer {
   }
   void raw_desc(const Array& a);
   const void* data() const { return heap_.empty() ? inline_ : heap_.data(); }
-  size_t size_bytes() const { return n_ * 8; }
 
  private:
   // Most launches fit inline, so the hot path does not allocate.

@@ -225,29 +225,6 @@ const ElementwiseSpec& Ufunc::accumulate_spec(int loop) const {
   return *slot;
 }
 
-std::vector<Array> Ufunc::run_loop(int loop, const std::vector<Array>& inputs, std::vector<Array> outputs) const {
-  const ElementwiseSpec& spec = loop_spec(loop);
-  const UfuncLoop& l = loops_[loop];
-  const ElementwiseSignature& sig = loop_signature(loop);
-  outputs.resize(nout_);
-  const Array* args[8];
-  if (nin_ + nout_ > 8) throw ValueError("ufunc " + name_ + " has too many operands");
-  Shape shape;
-  for (int i = 0; i < nin_; ++i) {
-    if (inputs[i].dtype() != l.types[i])
-      throw TypeError("internal: ufunc loop input has the wrong dtype");
-    if (i == 0) shape = inputs[i].shape();
-    else if (inputs[i].shape() != shape) shape = broadcast_shapes({shape, inputs[i].shape()});
-    args[i] = &inputs[i];
-  }
-  for (int i = 0; i < nout_; ++i) {
-    if (!outputs[i].defined()) outputs[i] = Array::empty(shape, l.types[nin_ + i], inputs[0].device());
-    args[nin_ + i] = &outputs[i];
-  }
-  launch_elementwise(spec, sig, args, static_cast<size_t>(nin_ + nout_));
-  return outputs;
-}
-
 std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
                                std::optional<Dtype> dtype, Casting casting) const {
   int k = resolve(inputs, dtype, casting);

@@ -71,8 +71,6 @@ class Ufunc {
   // (undefined entries are allocated).
   std::vector<Array> call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
                           std::optional<Dtype> dtype, Casting casting) const;
-  // Runs loop `loop` on inputs already of the loop's types.
-  std::vector<Array> run_loop(int loop, const std::vector<Array>& inputs, std::vector<Array> outputs) const;
 
   const ElementwiseSpec& loop_spec(int loop) const;
   const ElementwiseSignature& loop_signature(int loop) const;

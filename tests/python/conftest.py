@@ -76,24 +76,33 @@ def make_pair(layout, dtype, seed=0):
     return n, to_kumo(n)
 
 
-def assert_array_equal(k, n, check_dtype=True):
-    """kumo result `k` equals NumPy result `n`: values, shape and dtype."""
+def _host_result(k, n, check_dtype):
+    """The kumo result on the host and NumPy's, after checking type, shape and dtype."""
     assert isinstance(k, kumo.ndarray), "expected a kumo array, got %r" % type(k)
     got = kumo.asnumpy(k)
     n = numpy.asarray(n)
     assert got.shape == n.shape, (got.shape, n.shape)
     if check_dtype:
         assert got.dtype == n.dtype, (got.dtype, n.dtype)
+    return got, n
+
+
+def assert_array_equal(k, n, check_dtype=True):
+    """kumo result `k` equals NumPy result `n`: values, shape and dtype."""
+    got, n = _host_result(k, n, check_dtype)
     numpy.testing.assert_array_equal(got, n)
 
 
+def assert_same(k, n):
+    """Exact for integer/bool results, close for inexact ones (summation order may differ)."""
+    if numpy.asarray(n).dtype.kind in "fc":
+        assert_allclose(k, n)
+    else:
+        assert_array_equal(k, n)
+
+
 def assert_allclose(k, n, rtol=None, atol=0, check_dtype=True):
-    assert isinstance(k, kumo.ndarray), "expected a kumo array, got %r" % type(k)
-    got = kumo.asnumpy(k)
-    n = numpy.asarray(n)
-    assert got.shape == n.shape, (got.shape, n.shape)
-    if check_dtype:
-        assert got.dtype == n.dtype, (got.dtype, n.dtype)
+    got, n = _host_result(k, n, check_dtype)
     if rtol is None:
         rtol = {numpy.float16: 1e-3, numpy.float32: 1e-5, numpy.complex64: 1e-5}.get(n.dtype.type, 1e-12)
     numpy.testing.assert_allclose(got, n, rtol=rtol, atol=atol, equal_nan=True)

@@ -6,6 +6,7 @@ import pytest
 
 import kumo
 from conftest import (ALL_DTYPES, COMPLEX_DTYPES, FLOAT_DTYPES, INT_DTYPES, LAYOUTS, NUMERIC_DTYPES,
+                      assert_same,
                       assert_allclose, assert_array_equal, make_pair)
 
 
@@ -21,13 +22,7 @@ DTYPE_LAYOUTS = _dtype_layouts()
 DTYPE_LAYOUTS_NONEMPTY = [(d, l) for d, l in DTYPE_LAYOUTS if l != "empty"]
 
 
-def _same(k, n):
-    """Exact for integer/bool results, close for inexact ones (summation order may differ)."""
-    n = numpy.asarray(n)
-    if n.dtype.kind in "fc":
-        assert_allclose(k, n)
-    else:
-        assert_array_equal(k, n)
+_same = assert_same
 
 
 def _compare(name, layout, dtype, /, *args, np_name=None, **kwargs):

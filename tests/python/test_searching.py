@@ -6,15 +6,11 @@ import pytest
 
 import kumo
 from conftest import (ALL_DTYPES, COMPLEX_DTYPES, LAYOUTS, NUMERIC_DTYPES, assert_allclose, assert_array_equal,
+                      assert_same,
                       make_pair)
 
 
-def _same(k, n):
-    n = numpy.asarray(n)
-    if n.dtype.kind in "fc":
-        assert_allclose(k, n)
-    else:
-        assert_array_equal(k, n)
+_same = assert_same
 
 
 # ---------------------------------------------------------------- where
