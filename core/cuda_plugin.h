@@ -12,6 +12,9 @@
 
 namespace kumo {
 
+class LinalgBackend;  // linalg/linalg_backend.h
+class RandomBackend;  // random/random_backend.h
+
 struct LaunchDims {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
@@ -70,6 +73,11 @@ class CudaPlugin {
   virtual CudaStreamApi& streams() = 0;
   // Pinned (page-locked) host memory pool.
   virtual MemoryPool& pinned_memory_pool() = 0;
+  // cuBLAS/cuSOLVER for arrays on CUDA devices.
+  virtual LinalgBackend& linalg() = 0;
+  // cuRAND generators: device generators for CUDA arrays and host generators
+  // (which need no GPU) for host arrays.
+  virtual RandomBackend& random() = 0;
   // Human-readable versions: runtime, driver, NVRTC.
   virtual std::string version_info() = 0;
 };

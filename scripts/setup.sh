@@ -17,6 +17,6 @@ fi
 PY=${PYTHON:-python3}
 echo "[setup] pip install build and test requirements"
 $PY -m pip install -q --disable-pip-version-check "numpy>=2.0" "pybind11>=2.12" "scikit-build-core>=0.10" \
-  ninja "pytest>=7" "pytest-xdist>=3" "hypothesis>=6"
+  "scipy-openblas32>=0.3.27" ninja "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "scipy>=1.11"
 echo "[setup] pip install . (builds the C++ core, the extension and the CUDA plugin when the toolkit is found)"
 $PY -m pip install -q --disable-pip-version-check --no-build-isolation .
