@@ -17,6 +17,8 @@ namespace py_bind {
 
 void bind_array(py::module_& m);
 void bind_kernels(py::module_& m);
+void bind_linalg(py::module_& m);
+void bind_random(py::module_& m);
 
 namespace {
 
@@ -100,6 +102,8 @@ PYBIND11_MODULE(_core, m) {
   register_errors(m);
   bind_array(m);
   bind_kernels(m);
+  bind_linalg(m);
+  bind_random(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

@@ -7,7 +7,25 @@ __version__ = "0.1.0"
 
 import numpy as _numpy
 
-from kumo import _core
+
+def _preload_openblas():
+    # libkumo links OpenBLAS from the scipy-openblas32 wheel and finds it
+    # through an rpath into site-packages; loading it by full path first also
+    # covers installs where the two packages sit in different site directories.
+    import ctypes
+    import os
+    try:
+        import scipy_openblas32
+    except ImportError:
+        return
+    path = os.path.join(scipy_openblas32.get_lib_dir(), "lib" + scipy_openblas32.get_library() + ".so")
+    if os.path.exists(path):
+        ctypes.CDLL(path)
+
+
+_preload_openblas()
+
+from kumo import _core  # noqa: E402
 from kumo._core import ndarray
 from kumo._dtypes import *  # noqa: F401,F403
 from kumo._dtypes import (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32,
@@ -27,6 +45,11 @@ from kumo._memory import get_default_memory_pool, get_default_pinned_memory_pool
 from kumo._kernel import ElementwiseKernel, ReductionKernel
 from kumo._config import show_config
 from kumo import cuda  # noqa: F401
+from kumo import linalg  # noqa: F401
+from kumo.linalg._products import (matmul, matvec, vecmat, dot, vdot, inner, outer, tensordot, kron,  # noqa: E402
+                                   trace, cross, vecdot, matrix_transpose)
+from kumo.linalg._einsum import einsum, einsum_path  # noqa: E402
+from kumo import random  # noqa: F401
 
 newaxis = None
 pi = _numpy.pi
