@@ -87,7 +87,10 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """numpy.<ufunc>(kumo_array, ...) runs kumo's ufunc of the same name and returns kumo arrays."""
     import kumo
     kufunc = getattr(kumo, ufunc.__name__, None)
-    if kufunc is None or not isinstance(kufunc, kumo.ufunc):
+    # NumPy's matmul family are gufuncs; kumo's are functions with the same
+    # call signature (out=, dtype=, casting=), so only __call__ maps over.
+    is_gufunc = method == "__call__" and ufunc.__name__ in ("matmul", "vecdot", "matvec", "vecmat")
+    if kufunc is None or not (isinstance(kufunc, kumo.ufunc) or (is_gufunc and callable(kufunc))):
         return NotImplemented
     kwargs = {k: v for k, v in kwargs.items() if v is not _NUMPY_NOVALUE}
     out = kwargs.get("out")

@@ -459,4 +459,51 @@ def _install_methods():
 
 
 
+
+# ---- products (kumo.linalg._products) ----
+def _matmul_op(self, other):
+    if _core._is_foreign_operand(other):
+        return NotImplemented
+    from kumo.linalg._products import matmul
+    return matmul(self, other)
+
+
+def _rmatmul_op(self, other):
+    if _core._is_foreign_operand(other):
+        return NotImplemented
+    from kumo.linalg._products import matmul
+    return matmul(other, self)
+
+
+def _imatmul_op(self, other):
+    # NumPy: `a @= b` is matmul(a, b, out=a), allowed only when b is at least
+    # 2-d (so the result has a's shape when the core sizes agree).
+    if _core._is_foreign_operand(other):
+        return NotImplemented
+    from kumo._creation import asarray
+    from kumo.linalg._products import matmul
+    other = asarray(other)
+    if self.ndim < 1 or other.ndim < 2:
+        raise ValueError("inplace matrix multiplication requires the first operand to have at least one and the "
+                         "second at least two dimensions.")
+    return matmul(self, other, out=self)
+
+
+def _dot_method(self, b, out=None):
+    from kumo.linalg._products import dot
+    return dot(self, b, out=out)
+
+
+def _trace_method(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    from kumo.linalg._products import trace
+    return trace(self, offset, axis1, axis2, dtype, out)
+
+
+ndarray.__matmul__ = _matmul_op
+ndarray.__rmatmul__ = _rmatmul_op
+ndarray.__imatmul__ = _imatmul_op
+ndarray.dot = _dot_method
+ndarray.trace = _trace_method
+
+
 _install_methods()

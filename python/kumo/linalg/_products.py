@@ -1,0 +1,826 @@
+"""Matrix and tensor products (matmul, dot, vdot, inner, outer, tensordot,
+kron, trace, cross, vecdot, matrix_power) with NumPy's semantics.
+
+Floating and complex products run on GEMM (``kumo._core.linalg.gemm``:
+OpenBLAS on the host, cuBLAS on CUDA); float16 is computed in float32 and
+rounded back. There is no BLAS for integers and booleans: they go through a
+generated reduction kernel that wraps around like NumPy's loops (integers) or
+computes the logical or of ands (bool).
+"""
+import operator
+
+import numpy
+
+from kumo import _core
+from kumo import _ufuncs as uf
+from kumo._creation import asarray
+from kumo._dtypes import result_type, can_cast
+from kumo._manipulation import broadcast_to, moveaxis
+from kumo._reductions import sum as _sum
+
+ndarray = _core.ndarray
+
+_MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
+_BLAS_CHARS = frozenset("fdFD")
+
+
+# ---------------------------------------------------------------------------- helpers
+def _shape_str(shape):
+    return "(%s)" % (",".join(str(d) for d in shape) + ("," if len(shape) == 1 else ""))
+
+
+def _prod(dims):
+    p = 1
+    for d in dims:
+        p *= d
+    return p
+
+
+def _empty_on(like, shape, dtype):
+    """An uninitialised C-ordered array on the device of `like` (which may
+    differ from the thread's current device)."""
+    name = like._device_name
+    prev = _core.current_device_name()
+    if name == prev:
+        return _core.empty(tuple(shape), numpy.dtype(dtype), "C")
+    _core.set_current_device(name)
+    try:
+        return _core.empty(tuple(shape), numpy.dtype(dtype), "C")
+    finally:
+        _core.set_current_device(prev)
+
+
+def _zeros_on(like, shape, dtype):
+    r = _empty_on(like, shape, dtype)
+    _core.fill(r, 0)
+    return r
+
+
+def _compute_dtype(dt):
+    """The dtype a product of `dt` operands is computed in: the BLAS types as
+    they are, float16 in float32, integers and bool in their own type (kernel)."""
+    dt = numpy.dtype(dt)
+    if dt.char == "e":
+        return numpy.dtype(numpy.float32)
+    return dt
+
+
+def _ufunc_type_error(msg):
+    return _core.UFuncTypeError(msg)
+
+
+def _check_out_array(out):
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if out is None:
+        return None
+    if not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    if not out._writeable:
+        raise ValueError("output array is read-only")
+    return out
+
+
+# ---------------------------------------------------------------------------- GEMM layouts
+def _blas_matrix_strides(r, c, sr, sc, isz):
+    """Strides (of a matrix of r x c elements) that GEMM can take directly
+    (row- or column-major with a valid leading dimension), or None. Strides of
+    size-1 axes never address anything, so they are chosen to fit."""
+    # row-major: unit column stride, rows at least `c` elements apart
+    rsc = isz if c == 1 else sc
+    rsr = c * isz if r == 1 else sr
+    if rsc == isz and rsr >= max(c, 1) * isz and rsr % isz == 0:
+        return rsr, rsc
+    csr = isz if r == 1 else sr
+    csc = r * isz if c == 1 else sc
+    if csr == isz and csc >= max(r, 1) * isz and csc % isz == 0:
+        return csr, csc
+    return None
+
+
+def _merged_batch_stride(dims, strides):
+    """The single stride that walks the batch axes `dims` (C order), or None
+    when they do not form one evenly strided sequence. Size-1 axes are ignored."""
+    stride = None
+    for d, s in zip(reversed(dims), reversed(strides)):
+        if d == 1:
+            continue
+        if stride is None:
+            stride, span = s, s * d
+        elif s == span:
+            span = s * d
+        else:
+            return None
+    return 0 if stride is None else stride
+
+
+def _as_gemm3(x, batch):
+    """x (*xb, r, c), xb broadcastable to `batch`: a 3-D (Bx, r, c) operand
+    for gemm with Bx = 1 (one matrix for the whole batch) or prod(batch);
+    a view when the layout allows, else a C-ordered copy."""
+    r, c = x.shape[-2:]
+    isz = x.itemsize
+    nb = len(batch)
+    full = broadcast_to(x, tuple(batch) + (r, c)) if tuple(x.shape[:-2]) != tuple(batch) else x
+    bstrides = full.strides[:nb]
+    mats = _blas_matrix_strides(r, c, full.strides[-2], full.strides[-1], isz)
+    if all(s == 0 or d == 1 for d, s in zip(batch, bstrides)):
+        if mats is not None:
+            return full._with_strides((1, r, c), (r * c * isz, mats[0], mats[1]), 0)
+        one = full[(0,) * nb] if nb else full
+        return one.copy(order="C").reshape((1, r, c))
+    B = _prod(batch)
+    if mats is not None:
+        bs = _merged_batch_stride(batch, bstrides)
+        if bs is not None and bs > 0 and bs % isz == 0:
+            return full._with_strides((B, r, c), (bs, mats[0], mats[1]), 0)
+    return full.copy(order="C").reshape((B, r, c))
+
+
+def _out_gemm3(out, batch):
+    """out (*batch, m, n) as a 3-D (B, m, n) view gemm can write into, or None."""
+    m, n = out.shape[-2:]
+    isz = out.itemsize
+    mats = _blas_matrix_strides(m, n, out.strides[-2], out.strides[-1], isz)
+    if mats is None:
+        return None
+    B = _prod(batch)
+    bs = _merged_batch_stride(batch, out.strides[:len(batch)])
+    if bs is None or bs < 0 or bs % isz != 0 or (B > 1 and bs == 0):
+        return None
+    return out._with_strides((B, m, n), (bs if B > 1 else m * n * isz, mats[0], mats[1]), 0)
+
+
+def _gemm(a3, b3, o3):
+    _core.linalg.gemm(a3, b3, o3)
+
+
+def _fold_rows(a, batch):
+    """When a (*batch, m, k) stacks its rows evenly in memory (e.g. C-ordered),
+    the (1, B*m, k) view that lets one GEMM serve a batch against a single
+    right-hand matrix; else None."""
+    if tuple(a.shape[:-2]) != tuple(batch):
+        return None
+    m, k = a.shape[-2:]
+    isz = a.itemsize
+    if k > 1 and a.strides[-1] != isz:
+        return None
+    rows = _merged_batch_stride(tuple(batch) + (m,), a.strides[:-1])
+    if rows is None or rows < max(k, 1) * isz or rows % isz != 0:
+        return None
+    M = _prod(batch) * m
+    return a._with_strides((1, M, k), (M * rows, rows, isz), 0)
+
+
+def _gemm_product(a, b, batch, out=None):
+    """a (*ba, m, k) @ b (*bb, k, n) with batch = broadcast(ba, bb), both of
+    one BLAS dtype. Writes into `out` (*batch, m, n) of that dtype when given
+    (it must not overlap the inputs) and returns the (*batch, m, n) result."""
+    m, k = a.shape[-2:]
+    n = b.shape[-1]
+    batch = tuple(batch)
+    shape = batch + (m, n)
+    B = _prod(batch)
+    if B == 0 or m == 0 or n == 0:
+        return out if out is not None else _empty_on(a, shape, a.dtype)
+    if k == 0:
+        if out is None:
+            return _zeros_on(a, shape, a.dtype)
+        _core.fill(out, 0)
+        return out
+    b_single = _prod(b.shape[:-2]) == 1
+    if B > 1 and b_single:
+        fa = _fold_rows(a, batch)
+        if fa is not None:
+            res = out if out is not None else _empty_on(a, shape, a.dtype)
+            fo = _fold_rows(res, batch)
+            if fo is None:
+                res = _empty_on(a, shape, a.dtype)
+                fo = _fold_rows(res, batch)
+            _gemm(fa, _as_gemm3(b.reshape(tuple(b.shape[-2:])), ()), fo)
+            if out is not None and res is not out:
+                out[...] = res
+                return out
+            return res
+    a3 = _as_gemm3(a, batch)
+    b3 = _as_gemm3(b, batch)
+    res = out
+    o3 = _out_gemm3(out, batch) if out is not None else None
+    if o3 is None:
+        res = _empty_on(a, shape, a.dtype)
+        o3 = res.reshape((B, m, n))
+    _gemm(a3, b3, o3)
+    if out is not None and res is not out:
+        out[...] = res
+        return out
+    return res
+
+
+# ---------------------------------------------------------------------------- integer / bool products
+_int_kernel = None
+_bool_kernel = None
+
+
+def _kernels():
+    global _int_kernel, _bool_kernel
+    if _int_kernel is None:
+        from kumo._kernel import ReductionKernel
+        # Products and sums modulo 2**64 (unsigned arithmetic is defined to
+        # wrap); the final narrowing gives NumPy's wrapped result in T.
+        _int_kernel = ReductionKernel("T x, T y", "T z", "(unsigned long long)x * (unsigned long long)y", "a + b",
+                                      "z = (T)a", "0", "kumo_int_matmul", reduce_type="unsigned long long")
+        _bool_kernel = ReductionKernel("bool x, bool y", "bool z", "x && y", "a || b", "z = a", "false",
+                                       "kumo_bool_matmul")
+    return _int_kernel, _bool_kernel
+
+
+def _kernel_product(a, b):
+    """a (..., m, k) @ b (..., k, n) for integer or bool arrays of one dtype,
+    batch dimensions broadcast."""
+    ik, bk = _kernels()
+    k = bk if a.dtype.kind == "b" else ik
+    return k(a[..., :, :, None], b[..., None, :, :], axis=-2)
+
+
+def _exact_float_route(dtype, k):
+    """A BLAS float type in which a length-k product of `dtype` operands is
+    exact, or None. bool: counts of true terms; 8/16-bit integers: |products|
+    below 2**16 / 2**32."""
+    c = dtype.char
+    if c == "?":
+        return numpy.dtype(numpy.float32) if k < 2 ** 24 else None
+    if c in "bB":
+        return numpy.dtype(numpy.float64) if k < 2 ** 37 else None
+    if c in "hH":
+        return numpy.dtype(numpy.float64) if k < 2 ** 21 else None
+    return None
+
+
+def _product(a, b, batch, out=None):
+    """a (*ba, m, k) @ b (*bb, k, n) in a's dtype (a and b share it; the caller
+    chose it with _compute_dtype). `out`, when given, has that dtype and shape
+    (*batch, m, n) and does not overlap a or b."""
+    if a.dtype.char in _BLAS_CHARS:
+        return _gemm_product(a, b, batch, out)
+    via = _exact_float_route(a.dtype, a.shape[-1])
+    if via is not None:
+        r = _gemm_product(a.astype(via), b.astype(via), batch)
+        # every partial sum is an integer below 2**24 (float32) / 2**53
+        # (float64), so the float result is exact; int64 then wraps it into
+        # narrow types the way NumPy's integer loops do
+        res = r.astype(numpy.bool_) if a.dtype.kind == "b" else r.astype(numpy.int64).astype(a.dtype)
+    else:
+        res = _kernel_product(a, b)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def _matmul_nd(a, b, res_dtype):
+    """a (..., m, k) @ b (..., k, n) (ndim >= 2, core sizes checked) in NumPy's
+    result dtype `res_dtype`."""
+    cdt = _compute_dtype(res_dtype)
+    a = a.astype(cdt, copy=False)
+    b = b.astype(cdt, copy=False)
+    batch = numpy.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    r = _product(a, b, batch)
+    return r.astype(res_dtype, copy=False)
+
+
+def _may_share(x, y):
+    return isinstance(x, ndarray) and isinstance(y, ndarray) and x._same_memory(y)
+
+
+# ---------------------------------------------------------------------------- matmul
+def _batch_broadcast_error(a, b, sa, sb):
+    def remap(x, s):
+        core = ",".join(str(d) for d in s)
+        return "%s->(%s)" % (_shape_str(x.shape), ",".join([str(d) for d in x.shape[:-2]] + ["newaxis"] * 2)) \
+            if x.ndim > 2 else "%s->(%s)" % (_shape_str(x.shape), core)
+    return ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: %s %s "
+                      " and requested shape (%d,%d)" % (remap(a, sa), remap(b, sb), sa[0], sb[-1]))
+
+
+def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True, signature=None,
+           axes=None, axis=None):
+    """Matrix product of two arrays (numpy.matmul): stacks of matrices in the
+    last two axes broadcast together; 1-d operands are promoted to a row
+    (first) or column (second) vector and the added axis removed after."""
+    if signature is not None:
+        raise TypeError("matmul: 'signature' is not supported")
+    if axis is not None:
+        raise TypeError("axis can only be used with a single shape-preserving core dimension")
+    a = asarray(x1)
+    b = asarray(x2)
+    out = _check_out_array(out)
+    if axes is not None:
+        return _matmul_axes(a, b, axes, out, casting, dtype)
+    return _matmul(a, b, out, casting, dtype, "matmul")
+
+
+def _resolve_dtypes(name, arrays, out, casting, dtype):
+    if dtype is None:
+        res = result_type(*arrays)
+    else:
+        res = numpy.dtype(dtype)
+        for i, x in enumerate(arrays):
+            if not can_cast(x.dtype, res, casting):
+                raise _ufunc_type_error("Cannot cast ufunc '%s' input %d from %r to %r with casting rule '%s'"
+                                        % (name, i, x.dtype, res, casting))
+    if res.kind not in "biufc":
+        raise _ufunc_type_error("ufunc '%s' did not contain a loop with signature matching types" % name)
+    if out is not None and not can_cast(res, out.dtype, casting):
+        raise _ufunc_type_error("Cannot cast ufunc '%s' output from %r to %r with casting rule '%s'"
+                                % (name, res, out.dtype, casting))
+    return res
+
+
+def _check_out_shape(name, sig, out, core, batch):
+    if out.ndim < len(core):
+        raise ValueError("%s: Output operand 0 does not have enough dimensions (has %d, gufunc core with signature "
+                         "%s requires %d)" % (name, out.ndim, sig, len(core)))
+    ocore = tuple(out.shape[out.ndim - len(core):])
+    for i, (got, want) in enumerate(zip(ocore, core)):
+        if got != want:
+            raise ValueError("%s: Output operand 0 has a mismatch in its core dimension %d, with gufunc signature %s "
+                             "(size %d is different from %d)" % (name, i, sig, got, want))
+    obatch = tuple(out.shape[:out.ndim - len(core)])
+    try:
+        full = numpy.broadcast_shapes(obatch, batch)
+    except ValueError:
+        full = None
+    if full != obatch:
+        raise ValueError("non-broadcastable output operand with shape %s doesn't match the broadcast shape %s"
+                         % (_shape_str(out.shape), _shape_str(tuple(full or batch) + core)))
+
+
+def _matmul(a, b, out, casting, dtype, name):
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError("%s: Input operand %d does not have enough dimensions (has 0, gufunc core with "
+                             "signature %s requires 1)" % (name, i, _MATMUL_SIG))
+    res_dt = _resolve_dtypes(name, (a, b), out, casting, dtype)
+    a2 = a.reshape((1,) + tuple(a.shape)) if a.ndim == 1 else a
+    b2 = b.reshape(tuple(b.shape) + (1,)) if b.ndim == 1 else b
+    m, k = a2.shape[-2:]
+    if b2.shape[-2] != k:
+        raise ValueError("%s: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature %s "
+                         "(size %d is different from %d)" % (name, _MATMUL_SIG, b2.shape[-2], k))
+    n = b2.shape[-1]
+    try:
+        batch = numpy.broadcast_shapes(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
+    except ValueError:
+        raise _batch_broadcast_error(a, b, a2.shape[-2:], b2.shape[-2:]) from None
+    core = ((m,) if a.ndim > 1 else ()) + ((n,) if b.ndim > 1 else ())
+    if out is not None:
+        _check_out_shape(name, _MATMUL_SIG, out, core, batch)
+    cdt = _compute_dtype(res_dt)
+    a2 = a2.astype(cdt, copy=False)
+    b2 = b2.astype(cdt, copy=False)
+    if (out is not None and out.dtype == cdt and tuple(out.shape[:out.ndim - len(core)]) == batch
+            and not _may_share(out, a) and not _may_share(out, b)):
+        _product(a2, b2, batch, out=_view_full(out, a.ndim > 1, b.ndim > 1))
+        return out
+    res = _product(a2, b2, batch)
+    if a.ndim == 1 or b.ndim == 1:
+        idx = (Ellipsis,) + ((0,) if a.ndim == 1 else (slice(None),)) + ((0,) if b.ndim == 1 else (slice(None),))
+        res = res[idx]
+    res = res.astype(res_dt, copy=False)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def _view_full(out, has_m, has_n):
+    """`out` (*batch, [m], [n]) as a (*batch, m, n) view (size-1 axes inserted
+    for removed core dimensions)."""
+    if has_m and has_n:
+        return out
+    idx = (Ellipsis,) + ((slice(None),) if has_m else (None,)) + ((slice(None),) if has_n else (None,))
+    return out[idx]
+
+
+def _matmul_axes(a, b, axes, out, casting, dtype):
+    """matmul with `axes=[(i, j), (k, l), (p, q)]` naming the core axes."""
+    axes = list(axes)
+    if len(axes) != 3:
+        raise ValueError("axes should be a list with an entry for all 3 inputs and outputs; entries for outputs "
+                         "can only be omitted if none of them has core axes.")
+
+    def core(x, ax):
+        ax = (ax,) if isinstance(ax, int) else tuple(ax)
+        want = min(x.ndim, 2) if x is not None else len(ax)
+        if len(ax) != want:
+            raise ValueError("axes item has %d entries but the operand needs %d" % (len(ax), want))
+        return ax
+
+    ax_a, ax_b = core(a, axes[0]), core(b, axes[1])
+    a = moveaxis(a, ax_a, tuple(range(-len(ax_a), 0)))
+    b = moveaxis(b, ax_b, tuple(range(-len(ax_b), 0)))
+    nout = (a.ndim > 1) + (b.ndim > 1)
+    ax_o = (axes[2],) if isinstance(axes[2], int) else tuple(axes[2])
+    if len(ax_o) != nout:
+        raise ValueError("axes item for the output has %d entries but the output needs %d" % (len(ax_o), nout))
+    dst = tuple(range(-nout, 0))
+    if out is not None:
+        _matmul(a, b, moveaxis(out, ax_o, dst), casting, dtype, "matmul")
+        return out
+    res = _matmul(a, b, None, casting, dtype, "matmul")
+    return moveaxis(res, dst, ax_o)
+
+
+def matvec(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
+    """Matrix-vector product over the last axes (numpy.matvec)."""
+    a, b = asarray(x1), asarray(x2)
+    if a.ndim < 2 or b.ndim < 1:
+        raise ValueError("matvec: Input operand %d does not have enough dimensions (has %d, gufunc core with "
+                         "signature (m,n),(n)->(m) requires %d)" % ((0, a.ndim, 2) if a.ndim < 2 else (1, b.ndim, 1)))
+    out = _check_out_array(out)
+    o = out[..., None] if out is not None else None
+    r = _matmul(a, b[..., None], o, casting, dtype, "matvec")
+    return out if out is not None else r[..., 0]
+
+
+def vecmat(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
+    """Vector-matrix product conj(x1) @ x2 over the last axes (numpy.vecmat)."""
+    a, b = asarray(x1), asarray(x2)
+    if a.ndim < 1 or b.ndim < 2:
+        raise ValueError("vecmat: Input operand %d does not have enough dimensions (has %d, gufunc core with "
+                         "signature (n),(n,m)->(m) requires %d)" % ((0, a.ndim, 1) if a.ndim < 1 else (1, b.ndim, 2)))
+    if a.dtype.kind == "c":
+        a = uf.conjugate(a)
+    out = _check_out_array(out)
+    o = out[..., None, :] if out is not None else None
+    r = _matmul(a[..., None, :], b, o, casting, dtype, "vecmat")
+    return out if out is not None else r[..., 0, :]
+
+
+# ---------------------------------------------------------------------------- dot family
+def _dot_out(res, out, res_dt):
+    if out is None:
+        return res
+    if not isinstance(out, ndarray):
+        raise TypeError("'out' must be an array")
+    if out.dtype != res_dt or out.ndim != res.ndim or not out._c_contiguous:
+        raise ValueError("output array is not acceptable (must have the right datatype, number of dimensions, and "
+                         "be a C-Array)")
+    if tuple(out.shape) != tuple(res.shape):
+        raise ValueError("output array has wrong dimensions")
+    out[...] = res
+    return out
+
+
+def _not_aligned(a, b, da, db):
+    return ValueError("shapes %s and %s not aligned: %d (dim %d) != %d (dim %d)"
+                      % (_shape_str(a.shape), _shape_str(b.shape), a.shape[da], da, b.shape[db], db))
+
+
+def dot(a, b, out=None):
+    """Dot product (numpy.dot): scalars multiply, 1-d . 1-d is the inner
+    product, 2-d . 2-d the matrix product, N-d . M-d sums over the last axis of
+    `a` and the second-to-last of `b`."""
+    a, b = asarray(a), asarray(b)
+    res_dt = result_type(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _dot_out(uf.multiply(a, b), out, res_dt)
+    db = 0 if b.ndim == 1 else b.ndim - 2
+    if a.shape[-1] != b.shape[db]:
+        raise _not_aligned(a, b, a.ndim - 1, db)
+    if b.ndim <= 2:
+        # matmul's 1-d promotion gives dot's shapes when b has at most 2 dims
+        res = _matmul(a, b, None, "same_kind", None, "matmul")
+    else:
+        res = _tensordot(a, b, [a.ndim - 1], [b.ndim - 2], res_dt)
+    return _dot_out(res, out, res_dt)
+
+
+def vdot(a, b, /):
+    """Dot product of the flattened arrays, conjugating the first (numpy.vdot)."""
+    a, b = asarray(a), asarray(b)
+    a, b = a.reshape(-1), b.reshape(-1)
+    if a.size != b.size:
+        raise ValueError("vectors have different lengths")
+    if a.dtype.kind == "c":
+        a = uf.conjugate(a)
+    return _matmul(a, b, None, "same_kind", None, "matmul")
+
+
+def inner(a, b, /):
+    """Inner product over the last axes (numpy.inner)."""
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return uf.multiply(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        raise _not_aligned(a, b, a.ndim - 1, b.ndim - 1)
+    return _tensordot(a, b, [a.ndim - 1], [b.ndim - 1], result_type(a, b))
+
+
+def outer(a, b, out=None):
+    """Outer product of the flattened arrays (numpy.outer)."""
+    a, b = asarray(a), asarray(b)
+    return uf.multiply(a.reshape(-1)[:, None], b.reshape(-1)[None, :], out=out)
+
+
+def _normalize_axes_list(axes, ndim):
+    res = []
+    for ax in axes:
+        ax = operator.index(ax)
+        if ax < -ndim or ax >= ndim:
+            raise numpy.exceptions.AxisError(ax, ndim)
+        res.append(ax % ndim)
+    return res
+
+
+def tensordot(a, b, axes=2):
+    """Sum of products over the given axes (numpy.tensordot): `axes` is an
+    int N (last N of `a` with first N of `b`) or a pair of axis sequences."""
+    a, b = asarray(a), asarray(b)
+    try:
+        n = operator.index(axes)
+    except TypeError:
+        try:
+            axes_a, axes_b = axes
+        except (TypeError, ValueError):
+            raise ValueError("axes must be an integer or a pair of sequences of axes") from None
+        axes_a = [axes_a] if isinstance(axes_a, int) or numpy.ndim(axes_a) == 0 else list(axes_a)
+        axes_b = [axes_b] if isinstance(axes_b, int) or numpy.ndim(axes_b) == 0 else list(axes_b)
+    else:
+        # NumPy's literal ranges: a negative N gives empty lists (an outer product)
+        axes_a = list(range(-n, 0))
+        axes_b = list(range(0, n))
+    if len(axes_a) != len(axes_b):
+        raise ValueError("shape-mismatch for sum")
+    try:
+        axes_a = _normalize_axes_list(axes_a, a.ndim)
+        axes_b = _normalize_axes_list(axes_b, b.ndim)
+    except numpy.exceptions.AxisError:
+        raise IndexError("tuple index out of range") from None
+    for i, j in zip(axes_a, axes_b):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError("shape-mismatch for sum")
+    return _tensordot(a, b, axes_a, axes_b, result_type(a, b))
+
+
+def _tensordot(a, b, axes_a, axes_b, res_dt):
+    free_a = [i for i in range(a.ndim) if i not in axes_a]
+    free_b = [i for i in range(b.ndim) if i not in axes_b]
+    M = _prod(a.shape[i] for i in free_a)
+    N = _prod(b.shape[i] for i in free_b)
+    K = _prod(a.shape[i] for i in axes_a)
+    a2 = a.transpose(free_a + list(axes_a)).reshape((M, K))
+    b2 = b.transpose(list(axes_b) + free_b).reshape((K, N))
+    res = _matmul_nd(a2, b2, res_dt)
+    return res.reshape(tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b))
+
+
+def kron(a, b):
+    """Kronecker product (numpy.kron), for any number of dimensions."""
+    a, b = asarray(a), asarray(b)
+    nd = max(a.ndim, b.ndim)
+    if nd == 0:
+        return uf.multiply(a, b)
+    sa = (1,) * (nd - a.ndim) + tuple(a.shape)
+    sb = (1,) * (nd - b.ndim) + tuple(b.shape)
+    ia = []
+    ib = []
+    for x, y in zip(sa, sb):
+        ia += [x, 1]
+        ib += [1, y]
+    prod = uf.multiply(a.reshape(tuple(ia)), b.reshape(tuple(ib)))
+    return prod.reshape(tuple(x * y for x, y in zip(sa, sb)))
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """Sum along a diagonal (numpy.trace)."""
+    a = asarray(a)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    return _sum(a.diagonal(offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
+
+
+# ---------------------------------------------------------------------------- cross
+def _cross_last(a, b):
+    """Cross product of vectors in the last axes (each 2 or 3 long)."""
+    na, nb = a.shape[-1], b.shape[-1]
+    a0, a1 = a[..., 0], a[..., 1]
+    b0, b1 = b[..., 0], b[..., 1]
+    if na == 2 and nb == 2:
+        return uf.subtract(uf.multiply(a0, b1), uf.multiply(a1, b0))
+    from kumo._manipulation import stack
+    if na == 3 and nb == 3:
+        a2, b2 = a[..., 2], b[..., 2]
+        cx = uf.subtract(uf.multiply(a1, b2), uf.multiply(a2, b1))
+        cy = uf.subtract(uf.multiply(a2, b0), uf.multiply(a0, b2))
+    elif na == 2:  # a's third component is 0
+        b2 = b[..., 2]
+        cx = uf.multiply(a1, b2)
+        cy = uf.negative(uf.multiply(a0, b2))
+    else:  # b's third component is 0
+        a2 = a[..., 2]
+        cx = uf.negative(uf.multiply(a2, b1))
+        cy = uf.multiply(a2, b0)
+    cz = uf.subtract(uf.multiply(a0, b1), uf.multiply(a1, b0))
+    from kumo._manipulation import broadcast_arrays
+    return stack(broadcast_arrays(cx, cy, cz), axis=-1)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cross product of 2- or 3-element vectors (numpy.cross)."""
+    a, b = asarray(a), asarray(b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    a = moveaxis(a, _normalize_axes_list([axisa], a.ndim)[0], -1)
+    b = moveaxis(b, _normalize_axes_list([axisb], b.ndim)[0], -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if a.shape[-1] == 2 or b.shape[-1] == 2:
+        import warnings
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors instead. "
+                      "(deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+    numpy.broadcast_shapes(tuple(a.shape[:-1]), tuple(b.shape[:-1]))
+    dt = result_type(a, b)
+    res = _cross_last(a.astype(dt, copy=False), b.astype(dt, copy=False)).astype(dt, copy=False)
+    if res.ndim == 0 or (a.shape[-1] == 2 and b.shape[-1] == 2):
+        return res
+    return moveaxis(res, -1, _normalize_axes_list([axisc], res.ndim)[0])
+
+
+# ---------------------------------------------------------------------------- array-API / numpy.linalg names
+def vecdot(x1, x2, /, out=None, *, axis=-1, casting="same_kind", dtype=None):
+    """Vector dot product conj(x1) . x2 along `axis`, broadcasting the rest
+    (numpy.vecdot / numpy.linalg.vecdot)."""
+    a, b = asarray(x1), asarray(x2)
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError("vecdot: Input operand %d does not have enough dimensions (has 0, gufunc core with "
+                             "signature (n),(n)->() requires 1)" % i)
+    a = moveaxis(a, _normalize_axes_list([axis], a.ndim)[0], -1)
+    b = moveaxis(b, _normalize_axes_list([axis], b.ndim)[0], -1)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError("vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+                         "(n),(n)->() (size %d is different from %d)" % (b.shape[-1], a.shape[-1]))
+    out = _check_out_array(out)
+    res_dt = _resolve_dtypes("vecdot", (a, b), out, casting, dtype)
+    cdt = _compute_dtype(res_dt)
+    a = a.astype(cdt, copy=False)
+    b = b.astype(cdt, copy=False)
+    if cdt.kind == "c":
+        a = uf.conjugate(a)
+    if cdt.char in _BLAS_CHARS:
+        res = _sum(uf.multiply(a, b), axis=-1, dtype=cdt)
+    else:
+        res = _kernel_product(a[..., None, :], b[..., :, None])[..., 0, 0]
+    res = res.astype(res_dt, copy=False)
+    if out is not None:
+        _check_out_shape("vecdot", "(n),(n)->()", out, (), tuple(res.shape))
+        out[...] = res
+        return out
+    return res
+
+
+def linalg_vecdot(x1, x2, /, *, axis=-1):
+    return vecdot(x1, x2, axis=axis)
+
+
+def matrix_transpose(x, /):
+    """Swaps the last two axes (numpy.matrix_transpose)."""
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional, but it is %d" % x.ndim)
+    return x.swapaxes(-1, -2)
+
+
+def linalg_cross(x1, x2, /, *, axis=-1):
+    """Cross product of 3-element vectors (numpy.linalg.cross)."""
+    a, b = asarray(x1), asarray(x2)
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    na = a.shape[_normalize_axes_list([axis], a.ndim)[0]]
+    nb = b.shape[_normalize_axes_list([axis], b.ndim)[0]]
+    if na != 3 or nb != 3:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they are %d and %d "
+                         "dimensional instead." % (na, nb))
+    return cross(a, b, axis=axis)
+
+
+def linalg_outer(x1, x2, /):
+    """Outer product of two vectors (numpy.linalg.outer)."""
+    a, b = asarray(x1), asarray(x2)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError("Input arrays must be one-dimensional, but they are x1.ndim=%d and x2.ndim=%d."
+                         % (a.ndim, b.ndim))
+    return outer(a, b)
+
+
+def linalg_tensordot(x1, x2, /, *, axes=2):
+    return tensordot(x1, x2, axes=axes)
+
+
+def linalg_matmul(x1, x2, /):
+    return matmul(x1, x2)
+
+
+def linalg_trace(x, /, *, offset=0, dtype=None):
+    """Sum along the diagonals of the last two axes (numpy.linalg.trace)."""
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    return _sum(x.diagonal(offset, -2, -1), axis=-1, dtype=dtype)
+
+
+def linalg_diagonal(x, /, *, offset=0):
+    """Diagonals of the last two axes (numpy.linalg.diagonal)."""
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    return x.diagonal(offset, -2, -1)
+
+
+def multi_dot(arrays, *, out=None):
+    """Dot product of two or more arrays in the cheapest association order
+    (numpy.linalg.multi_dot); a 1-d first (last) array is a row (column) vector."""
+    arrays = [asarray(a) for a in arrays]
+    n = len(arrays)
+    if n < 2:
+        raise ValueError("Expecting at least two arrays.")
+    if n == 2:
+        return dot(arrays[0], arrays[1], out=out)
+    first_1d, last_1d = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    if first_1d:
+        arrays[0] = arrays[0].reshape((1, -1))
+    if last_1d:
+        arrays[-1] = arrays[-1].reshape((-1, 1))
+    for a in arrays:
+        if a.ndim != 2:
+            raise numpy.linalg.LinAlgError("%d-dimensional array given. Array must be two-dimensional" % a.ndim)
+    dims = [a.shape[0] for a in arrays] + [arrays[-1].shape[1]]
+    # classic matrix-chain dynamic programme over the split points
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            best = None
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if best is None or c < best:
+                    best, split[i][j] = c, k
+            cost[i][j] = best
+
+    def chain(i, j):
+        if i == j:
+            return arrays[i]
+        k = split[i][j]
+        return dot(chain(i, k), chain(k + 1, j))
+
+    res = chain(0, n - 1)
+    if first_1d and last_1d:
+        res = res[0, 0]
+    elif first_1d:
+        res = res[0]
+    elif last_1d:
+        res = res[:, 0]
+    return _dot_out(res, out, res.dtype) if out is not None else res
+
+
+def matrix_power(a, n):
+    """a raised to the integer power n (numpy.linalg.matrix_power); negative
+    powers invert first."""
+    a = asarray(a)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("exponent must be an integer") from None
+    if a.ndim < 2:
+        raise numpy.linalg.LinAlgError("%d-dimensional array given. Array must be at least two-dimensional"
+                                       % a.ndim)
+    if a.shape[-1] != a.shape[-2]:
+        raise numpy.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+    if n == 0:
+        res = _zeros_on(a, a.shape, a.dtype)
+        d = res.diagonal(0, -2, -1)
+        d._writeable = True
+        d[...] = 1
+        return res
+    if n < 0:
+        from kumo.linalg._solvers import inv
+        a = inv(a)
+        n = -n
+    if n == 1:
+        return a.copy()
+    res_dt = a.dtype
+    result = None
+    power = a
+    while True:
+        if n & 1:
+            result = power if result is None else _matmul_nd(result, power, res_dt)
+        n >>= 1
+        if not n:
+            return result
+        power = _matmul_nd(power, power, res_dt)
