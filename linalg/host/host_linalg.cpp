@@ -245,8 +245,10 @@ void over_batch(int64_t batch, double cost, Body&& body) {
     body(0, batch);
     return;
   }
-  // Chunks of at least ~64k flops keep the pool's hand-off cost negligible.
-  int64_t grain = std::max<int64_t>(1, static_cast<int64_t>(65536.0 / std::max(cost, 1.0)));
+  // Chunks of at least ~256k flops (a LAPACK call's own overhead counted as
+  // ~1k) keep the pool's hand-off, which on a loaded machine can take as
+  // long as a millisecond, small next to the work.
+  int64_t grain = std::max<int64_t>(1, static_cast<int64_t>(262144.0 / (cost + 1024.0)));
   parallel_for(batch, grain, [&](int64_t b, int64_t e) { body(b, e); });
 }
 
