@@ -14,6 +14,8 @@
 #include "core/cuda/cuda_common.h"
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
+#include "linalg/cuda/cuda_linalg.h"
+#include "random/cuda/cuda_random.h"
 
 namespace kumo {
 namespace cuda_detail {
@@ -100,6 +102,10 @@ class CudaPluginImpl final : public CudaPlugin {
   CudaKernelBackend& kernels() override { return nvrtc_kernel_backend(); }
 
   CudaStreamApi& streams() override { return cuda_stream_api(); }
+
+  LinalgBackend& linalg() override { return cuda_linalg_backend(); }
+
+  RandomBackend& random() override { return curand_random_backend(); }
 
   MemoryPool& pinned_memory_pool() override {
     // Page-locking goes through the driver; without a device there is none.

@@ -1,0 +1,40 @@
+// Device-agnostic part of the random backend: kind names and access to the
+// cuRAND implementation in the CUDA plugin.
+#include "random/random_backend.h"
+
+#include "core/cuda_plugin.h"
+#include "core/errors.h"
+
+namespace kumo {
+
+const char* random_kind_name(RandomKind kind) {
+  switch (kind) {
+    case RandomKind::kPhilox4x32_10:
+      return "philox4x32_10";
+    case RandomKind::kXorwow:
+      return "xorwow";
+    case RandomKind::kMrg32k3a:
+      return "mrg32k3a";
+  }
+  return "unknown";
+}
+
+RandomKind random_kind_from_name(const std::string& name) {
+  if (name == "philox4x32_10") return RandomKind::kPhilox4x32_10;
+  if (name == "xorwow") return RandomKind::kXorwow;
+  if (name == "mrg32k3a") return RandomKind::kMrg32k3a;
+  throw ValueError("unknown random generator kind '" + name + "' (expected philox4x32_10, xorwow or mrg32k3a)");
+}
+
+RandomBackend& random_backend() {
+  CudaPlugin* plugin = cuda_plugin();
+  if (plugin == nullptr) {
+    // Host generators come from cuRAND too, so even CPU arrays need the plugin.
+    throw RuntimeError("kumo.random needs cuRAND, which is loaded with the CUDA plugin (libkumo_cuda.so), "
+                       "and the plugin is unavailable: " +
+                       cuda_plugin_load_error());
+  }
+  return plugin->random();
+}
+
+}  // namespace kumo
