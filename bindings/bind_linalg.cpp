@@ -424,6 +424,21 @@ py::tuple geev(const Array& a, bool vectors) {
 
 void bind_linalg(py::module_& parent) {
   py::module_ m = parent.def_submodule("linalg", "BLAS/LAPACK routines over batches of matrices (host or CUDA)");
+  // The allocation-included fast path behind kumo.matmul for same-dtype 2-D
+  // (or equally batched 3-D) operands; it saves the Python-level reshapes.
+  m.def("matmul_new", [](const Array& a, const Array& b) {
+    if (a.ndim() != b.ndim() || (a.ndim() != 2 && a.ndim() != 3))
+      throw ValueError("linalg.matmul_new: operands must both be 2-D or both 3-D");
+    const bool two_d = a.ndim() == 2;
+    Array a3 = two_d ? a.expand_dims({0}) : a, b3 = two_d ? b.expand_dims({0}) : b;
+    Shape shape;
+    if (!two_d) shape.push_back(a.shape()[0]);
+    shape.push_back(a.shape()[a.ndim() - 2]);
+    shape.push_back(b.shape()[b.ndim() - 1]);
+    Array out = Array::empty(shape, a.dtype(), a.device());
+    gemm(a3, b3, two_d ? out.expand_dims({0}) : out);
+    return out;
+  }, py::arg("a"), py::arg("b"));
   m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("out"),
         "out = a @ b for (batch, rows, cols) arrays; a/b may have batch 1 (broadcast); row- or column-major.");
   m.def("getrf", &getrf, py::arg("a"), "LU of a (overwritten); returns (ipiv, info).");

@@ -696,3 +696,23 @@ def test_matmul_cuda(dtype):
         assert r._is_cuda
         got = r.get()
     check(kumo.asarray(got), numpy.matmul(na, nb))
+
+
+# The direct-to-GEMM path of matmul: same-dtype 2-d or equally batched 3-d
+# operands in C or F order.
+@pytest.mark.parametrize("dtype", "fdFD")
+@pytest.mark.parametrize("layout", ["cc", "fc", "cf", "ff", "3c", "3f", "3mixed"])
+def test_matmul_direct_gemm_layouts(dtype, layout):
+    if layout.startswith("3"):
+        a, b = values((3, 5, 4), dtype, 1), values((3, 4, 6), dtype, 2)
+        if layout == "3f":
+            a, b = numpy.asfortranarray(a), numpy.asfortranarray(b)
+        elif layout == "3mixed":
+            a = numpy.asfortranarray(a)
+    else:
+        a, b = values((5, 4), dtype, 1), values((4, 6), dtype, 2)
+        a = numpy.asfortranarray(a) if layout[0] == "f" else a
+        b = numpy.asfortranarray(b) if layout[1] == "f" else b
+    ka, kb = kumo.asarray(a), kumo.asarray(b)
+    assert ka.flags.f_contiguous == a.flags.f_contiguous
+    check(ka @ kb, a @ b)
