@@ -713,6 +713,7 @@ def test_matmul_direct_gemm_layouts(dtype, layout):
         a, b = values((5, 4), dtype, 1), values((4, 6), dtype, 2)
         a = numpy.asfortranarray(a) if layout[0] == "f" else a
         b = numpy.asfortranarray(b) if layout[1] == "f" else b
-    ka, kb = kumo.asarray(a), kumo.asarray(b)
-    assert ka.flags.f_contiguous == a.flags.f_contiguous
+    ka = kumo.asfortranarray(a) if a.flags.f_contiguous else kumo.ascontiguousarray(a)
+    kb = kumo.asfortranarray(b) if b.flags.f_contiguous else kumo.ascontiguousarray(b)
+    assert (ka.flags.f_contiguous, kb.flags.f_contiguous) == (a.flags.f_contiguous, b.flags.f_contiguous)
     check(ka @ kb, a @ b)
