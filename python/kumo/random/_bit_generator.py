@@ -30,13 +30,29 @@ _MASK64 = (1 << 64) - 1
 RNG_MATH_PREAMBLE = r"""
 #ifndef KUMO_RNG_MATH_DEFINED
 #define KUMO_RNG_MATH_DEFINED
+// Without trapping math GCC may if-convert the selects below, so the
+// transforms vectorize (as for the exp ufunc; no complex selects here).
+#if !defined(__CUDACC_RTC__) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+// Integer-to-double conversions that AVX2 can vectorize (it has no packed
+// 64-bit integer conversion): OR the integer into the mantissa of 2^52 and
+// subtract 2^52. Exact, so the results are those of a plain cast.
+KUMO_FN double kumo_rng_small_u64_to_double(unsigned long long x) {  // x < 2^52
+  return kumo::detail::u2d(0x4330000000000000ull | x) - 4503599627370496.0;
+}
+KUMO_FN double kumo_rng_u54_to_double(unsigned long long x) {  // x <= 2^53
+  const double hi = kumo_rng_small_u64_to_double(x >> 26);
+  const double lo = kumo_rng_small_u64_to_double(x & 0x3FFFFFFull);
+  return fma(hi, 67108864.0, lo);  // exact: the sum is representable
+}
 // log(x) for x > 0: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(s), s = (m-1)/(m+1).
 KUMO_FN double kumo_rng_log(double x) {
   // frexp by bit manipulation (it vectorizes; the libm call does not).
   double scale_e = 0.0;
   if (x < 2.2250738585072014e-308) { x = x * 18014398509481984.0; scale_e = -54.0; }  // subnormal: times 2^54
   const uint64_t bits = kumo::detail::d2u(x);
-  double e = (double)((int64_t)(bits >> 52) - 1022) + scale_e;
+  double e = kumo_rng_small_u64_to_double(bits >> 52) - 1022.0 + scale_e;
   double m = kumo::detail::u2d((bits & 0x000FFFFFFFFFFFFFull) | 0x3FE0000000000000ull);  // in [0.5, 1)
   if (m < 0.70710678118654752440) { m = m * 2.0; e = e - 1.0; }
   const double f = m - 1.0;
@@ -77,11 +93,13 @@ KUMO_FN void kumo_rng_sincos_turn(double t, double* sn, double* cs) {
   pc = fma(pc, a2, 1.0 / 24.0);
   pc = fma(pc, a2, -0.5);
   const double c = fma(a2, pc, 1.0);
-  const long long k = ((long long)q) & 3;
-  const double c1 = (k & 1) ? s : c;
-  const double s1 = (k & 1) ? c : s;
-  *cs = (k == 1 || k == 2) ? -c1 : c1;
-  *sn = (k >= 2) ? -s1 : s1;
+  // Quadrant q in {0, 1, 2, 3, 4} (4 is 0 again), kept in double so the
+  // selects vectorize.
+  const bool odd = (q == 1.0) || (q == 3.0);
+  const double c1 = odd ? s : c;
+  const double s1 = odd ? c : s;
+  *cs = (q == 1.0 || q == 2.0) ? -c1 : c1;
+  *sn = (q == 2.0 || q == 3.0) ? -s1 : s1;
 }
 // exp(x): x = k ln2 + r, |r| <= ln2/2, Taylor to r^13.
 KUMO_FN double kumo_rng_exp(double x) {
@@ -116,16 +134,16 @@ _KERNEL_SOURCES = {
     "upos_f32": ("uint32 w", "float32 y", "y = (float)((w >> 8) + 1) * 0x1p-24f"),
     # One Box-Muller pair per element: (y0, y1) = r (cos, sin)(2 pi u2).
     "normal_f64": ("uint64 a, uint64 b", "float64 y0, float64 y1", """
-        const double u1 = (double)((a >> 11) + 1) * 0x1p-53;
-        const double u2 = (double)(b >> 11) * 0x1p-53;
+        const double u1 = kumo_rng_u54_to_double((a >> 11) + 1) * 0x1p-53;
+        const double u2 = kumo_rng_u54_to_double(b >> 11) * 0x1p-53;
         const double r = sqrt(-2.0 * kumo_rng_log(u1));
         double s, c;
         kumo_rng_sincos_turn(u2, &s, &c);
         y0 = r * c;
         y1 = r * s;"""),
     "normal_f32": ("uint32 a, uint32 b", "float32 y0, float32 y1", """
-        const double u1 = ((double)a + 1.0) * 0x1p-32;
-        const double u2 = (double)b * 0x1p-32;
+        const double u1 = (kumo_rng_small_u64_to_double(a) + 1.0) * 0x1p-32;
+        const double u2 = kumo_rng_small_u64_to_double(b) * 0x1p-32;
         const double r = sqrt(-2.0 * kumo_rng_log(u1));
         double s, c;
         kumo_rng_sincos_turn(u2, &s, &c);
