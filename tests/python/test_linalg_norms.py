@@ -5,32 +5,10 @@ import pytest
 
 import kumo
 import kumo.linalg as KL
+from linalg_testing import DTYPES, rand, to_kumo
 
-DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
 VECTOR_ORDS = [None, 0, 1, -1, 2, -2, 3, 0.5, numpy.inf, -numpy.inf]
 MATRIX_ORDS = [None, "fro", "nuc", 1, -1, 2, -2, numpy.inf, -numpy.inf]
-
-
-def rand(shape, dtype, seed=0):
-    rng = numpy.random.default_rng(seed)
-    dt = numpy.dtype(dtype)
-    if dt.kind in "biu":
-        lo = 0 if dt.kind in "bu" else -5
-        return rng.integers(lo, 2 if dt.kind == "b" else 6, size=shape).astype(dt)
-    x = rng.standard_normal(shape)
-    if dt.kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dt)
-
-
-def to_kumo(x, layout="c"):
-    if layout == "c" or x.ndim < 2:
-        return kumo.asarray(numpy.array(x, order="C"))
-    if layout == "transposed":
-        return kumo.asarray(numpy.ascontiguousarray(x.swapaxes(-1, -2))).swapaxes(-1, -2)
-    if layout == "negative":
-        return kumo.asarray(numpy.ascontiguousarray(x[..., ::-1, :]))[..., ::-1, :]
-    raise ValueError(layout)
 
 
 def check(k, n, tol=None):

@@ -5,48 +5,14 @@ import pytest
 
 import kumo
 import kumo.linalg as KL
-
-DTYPES = [numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
-LAYOUTS = ["c", "transposed", "negative"]
+from linalg_testing import DTYPES, LAYOUTS, host, make_check, rand, to_kumo
 
 
 def _tol(dtype):
     return 1e-10 if numpy.dtype(dtype) in (numpy.float64, numpy.complex128) else 5e-4
 
 
-def rand(shape, dtype, seed=0, diag=0.0):
-    rng = numpy.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if numpy.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    if diag and len(shape) >= 2:
-        x = x + diag * numpy.eye(shape[-2], shape[-1])  # well conditioned
-    return x.astype(dtype)
-
-
-def to_kumo(x, layout="c"):
-    if layout == "c" or x.ndim < 2:
-        return kumo.asarray(numpy.array(x, order="C"))
-    if layout == "transposed":
-        return kumo.asarray(numpy.ascontiguousarray(x.swapaxes(-1, -2))).swapaxes(-1, -2)
-    if layout == "negative":
-        return kumo.asarray(numpy.ascontiguousarray(x[..., ::-1, :]))[..., ::-1, :]
-    raise ValueError(layout)
-
-
-def host(k):
-    assert isinstance(k, kumo.ndarray), type(k)
-    return kumo.asnumpy(k)
-
-
-def check(k, n, tol=None, dtype=True):
-    got = host(k)
-    n = numpy.asarray(n)
-    assert got.shape == n.shape, (got.shape, n.shape)
-    if dtype:
-        assert got.dtype == n.dtype, (got.dtype, n.dtype)
-    tol = _tol(n.dtype) if tol is None else tol
-    numpy.testing.assert_allclose(got, n, rtol=tol, atol=tol * max(1.0, float(numpy.abs(n).max(initial=0))))
+check = make_check(_tol)
 
 
 # ---------------------------------------------------------------- solve
