@@ -717,3 +717,24 @@ def test_matmul_direct_gemm_layouts(dtype, layout):
     kb = kumo.asfortranarray(b) if b.flags.f_contiguous else kumo.ascontiguousarray(b)
     assert (ka.flags.f_contiguous, kb.flags.f_contiguous) == (a.flags.f_contiguous, b.flags.f_contiguous)
     check(ka @ kb, a @ b)
+
+
+# Batches of tiny real products take a generated kernel on the host instead
+# of one BLAS call per matrix; larger, complex or short batches take GEMM.
+@pytest.mark.parametrize("dtype", "fd")
+@pytest.mark.parametrize("shapes", [((64, 8, 8), (64, 8, 8)), ((100, 3, 5), (100, 5, 2)), ((64, 16, 8), (64, 8, 4)),
+                                    ((64, 1, 16), (64, 16, 1)), ((63, 8, 8), (63, 8, 8)), ((64, 16, 16), (64, 16, 16))])
+def test_matmul_batches_of_tiny_matrices(dtype, shapes):
+    a, b = values(shapes[0], dtype, 1), values(shapes[1], dtype, 2)
+    check(kumo.asarray(a) @ kumo.asarray(b), a @ b)
+
+
+@pytest.mark.parametrize("dtype", "fd")
+def test_matmul_tiny_batches_propagate_nan_and_inf(dtype):
+    a, b = values((64, 4, 4), dtype, 1), values((64, 4, 4), dtype, 2)
+    a[3, 1, 2] = numpy.nan
+    a[5, 0, 0] = numpy.inf
+    got = kumo.asnumpy(kumo.asarray(a) @ kumo.asarray(b))
+    want = a @ b
+    numpy.testing.assert_array_equal(numpy.isnan(got), numpy.isnan(want))
+    numpy.testing.assert_array_equal(numpy.isinf(got), numpy.isinf(want))
