@@ -154,6 +154,15 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
       shape = broadcast_shapes({shape, s});
     }
   }
+  // size= sets the loop length; non-raw arguments must then be scalars
+  // (0-d, broadcast over it) or already of shape (size,).
+  if (size >= 0 && any_loop_operand) {
+    const Shape sized{size};
+    if (shape.size() != 0 && shape != sized)
+      throw ValueError("size=" + std::to_string(size) + " does not match the broadcast shape " + shape.to_string() +
+                       " of the non-raw arguments");
+    shape = sized;
+  }
   if (any_loop_operand) {
     for (size_t k = nin; k < n; ++k) {
       if (is_raw(k)) continue;

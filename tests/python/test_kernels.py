@@ -244,3 +244,25 @@ def test_verify_cuda_rejects_std_vector():
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("COMPILE_ERROR"), r.stdout
     assert "NVRTC" in r.stdout and "vector" in r.stdout
+
+
+def test_elementwise_size_broadcasts_scalar_arguments():
+    # A non-raw scalar with size= is broadcast over the whole loop.
+    k = kumo.ElementwiseKernel("raw T x, int32 s", "raw T y", "y[i] = x[i] + s", "size_scalar_raw")
+    y = kumo.zeros(4, dtype=kumo.float32)
+    k(kumo.arange(4, dtype=kumo.float32), 10, y, size=4)
+    numpy.testing.assert_array_equal(kumo.asnumpy(y), numpy.arange(4, dtype=numpy.float32) + 10)
+
+
+def test_elementwise_size_broadcasts_0d_array_argument():
+    k = kumo.ElementwiseKernel("T x", "raw T y", "y[i] = x * i", "size_0d")
+    y = kumo.zeros(5, dtype=kumo.float64)
+    k(kumo.asarray(2.0), y, size=5)
+    numpy.testing.assert_array_equal(kumo.asnumpy(y), 2.0 * numpy.arange(5))
+
+
+def test_elementwise_size_must_match_non_raw_shape():
+    k = kumo.ElementwiseKernel("T x", "T y", "y = x * 2", "size_mismatch")
+    numpy.testing.assert_array_equal(kumo.asnumpy(k(kumo.ones(3), size=3)), numpy.full(3, 2.0))
+    with pytest.raises(ValueError, match="size=4"):
+        k(kumo.ones(3), size=4)
