@@ -28,6 +28,20 @@ namespace kumo {
 namespace cuda_linalg {
 namespace {
 
+// A cuSOLVER parameter object owned for one call.
+template <class Handle, cusolverStatus_t (*Create)(Handle*), cusolverStatus_t (*Destroy)(Handle)>
+class CusolverObject {
+ public:
+  CusolverObject() { check_cusolver(Create(&handle_), "cusolverDnCreate(params)"); }
+  ~CusolverObject() { (void)Destroy(handle_); }
+  CusolverObject(const CusolverObject&) = delete;
+  CusolverObject& operator=(const CusolverObject&) = delete;
+  Handle get() const { return handle_; }
+
+ private:
+  Handle handle_ = nullptr;
+};
+
 constexpr int64_t kSmallBatchedN = 32;
 
 // ---- Typed wrappers: one overload per scalar type --------------------------------
@@ -462,24 +476,9 @@ void gesvd(Dtype dtype, char job, int64_t m, int64_t n, void* a, int64_t lda, in
 
 // ---- Hermitian eigenproblem ------------------------------------------------------------
 
-namespace {
-
-// syevjInfo_t owned for one call; its defaults (tolerance: machine
-// precision, up to 100 sweeps, eigenvalues sorted ascending) are what the
-// contract needs.
-class SyevjParams {
- public:
-  SyevjParams() { check_cusolver(cusolverDnCreateSyevjInfo(&info_), "cusolverDnCreateSyevjInfo"); }
-  ~SyevjParams() { (void)cusolverDnDestroySyevjInfo(info_); }
-  SyevjParams(const SyevjParams&) = delete;
-  SyevjParams& operator=(const SyevjParams&) = delete;
-  syevjInfo_t get() const { return info_; }
-
- private:
-  syevjInfo_t info_ = nullptr;
-};
-
-}  // namespace
+// syevjBatched's defaults (tolerance: machine precision, up to 100 sweeps,
+// eigenvalues sorted ascending) are what the contract needs.
+using SyevjParams = CusolverObject<syevjInfo_t, cusolverDnCreateSyevjInfo, cusolverDnDestroySyevjInfo>;
 
 void syevd(Dtype dtype, bool vectors, int64_t n, void* a, int64_t lda, int64_t stride_a, void* w, int32_t* info,
            int64_t batch, StreamHandle stream) {
@@ -537,23 +536,8 @@ void syevd(Dtype dtype, bool vectors, int64_t n, void* a, int64_t lda, int64_t s
 
 // ---- General eigenproblem --------------------------------------------------------------
 
-namespace {
-
-// cusolverDnParams_t owned for one call (default options: the algorithm
-// LAPACK uses).
-class SolverParams {
- public:
-  SolverParams() { check_cusolver(cusolverDnCreateParams(&params_), "cusolverDnCreateParams"); }
-  ~SolverParams() { (void)cusolverDnDestroyParams(params_); }
-  SolverParams(const SolverParams&) = delete;
-  SolverParams& operator=(const SolverParams&) = delete;
-  cusolverDnParams_t get() const { return params_; }
-
- private:
-  cusolverDnParams_t params_ = nullptr;
-};
-
-}  // namespace
+// Default options: the algorithm LAPACK uses.
+using SolverParams = CusolverObject<cusolverDnParams_t, cusolverDnCreateParams, cusolverDnDestroyParams>;
 
 // cusolverDnXgeev (CUDA 12.6+): right eigenvectors only (jobvl must be
 // NOVECTOR, which is all the contract needs). Complex input returns complex
