@@ -35,6 +35,25 @@ using lapack::lapack_int;
 template <typename T>
 struct Lapack;
 
+// The routines whose LAPACK signatures are the same for real and complex dtypes.
+#define KUMO_LAPACK_SHARED_ROUTINES(T, p)                                                                        \
+    static void getrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* ipiv,   \
+                      lapack_int* info) {                                                                        \
+      KUMO_BLAS(p##getrf_)(m, n, a, lda, ipiv, info);                                                            \
+    }                                                                                                            \
+    static void getrs(const char* trans, const lapack_int* n, const lapack_int* nrhs, const T* a,                \
+                      const lapack_int* lda, const lapack_int* ipiv, T* b, const lapack_int* ldb,                \
+                      lapack_int* info) {                                                                        \
+      KUMO_BLAS(p##getrs_)(trans, n, nrhs, a, lda, ipiv, b, ldb, info, 1);                                       \
+    }                                                                                                            \
+    static void potrf(const char* uplo, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* info) {    \
+      KUMO_BLAS(p##potrf_)(uplo, n, a, lda, info, 1);                                                            \
+    }                                                                                                            \
+    static void geqrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, T* tau, T* work,    \
+                      const lapack_int* lwork, lapack_int* info) {                                               \
+      KUMO_BLAS(p##geqrf_)(m, n, a, lda, tau, work, lwork, info);                                                \
+    }
+
 // Real dtypes: prefix s/d.
 #define KUMO_REAL_TABLE(T, p)                                                                                    \
   template <>                                                                                                    \
@@ -54,22 +73,7 @@ struct Lapack;
       KUMO_BLAS(cblas_##p##gemm_batch_strided)(lapack::kColMajor, ta, tb, m, n, k, *alpha, a, lda, sa, b, ldb,  \
                                                sb, *beta, c, ldc, sc, count);                                    \
     }                                                                                                            \
-    static void getrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* ipiv,   \
-                      lapack_int* info) {                                                                        \
-      KUMO_BLAS(p##getrf_)(m, n, a, lda, ipiv, info);                                                            \
-    }                                                                                                            \
-    static void getrs(const char* trans, const lapack_int* n, const lapack_int* nrhs, const T* a,                \
-                      const lapack_int* lda, const lapack_int* ipiv, T* b, const lapack_int* ldb,                \
-                      lapack_int* info) {                                                                        \
-      KUMO_BLAS(p##getrs_)(trans, n, nrhs, a, lda, ipiv, b, ldb, info, 1);                                       \
-    }                                                                                                            \
-    static void potrf(const char* uplo, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* info) {    \
-      KUMO_BLAS(p##potrf_)(uplo, n, a, lda, info, 1);                                                            \
-    }                                                                                                            \
-    static void geqrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, T* tau, T* work,    \
-                      const lapack_int* lwork, lapack_int* info) {                                               \
-      KUMO_BLAS(p##geqrf_)(m, n, a, lda, tau, work, lwork, info);                                                \
-    }                                                                                                            \
+    KUMO_LAPACK_SHARED_ROUTINES(T, p)                                                                            \
     static void orgqr(const lapack_int* m, const lapack_int* n, const lapack_int* k, T* a, const lapack_int* lda, \
                       const T* tau, T* work, const lapack_int* lwork, lapack_int* info) {                        \
       KUMO_BLAS(p##orgqr_)(m, n, k, a, lda, tau, work, lwork, info);                                             \
@@ -112,22 +116,7 @@ struct Lapack;
       KUMO_BLAS(cblas_##p##gemm_batch_strided)(lapack::kColMajor, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb,   \
                                                sb, beta, c, ldc, sc, count);                                     \
     }                                                                                                            \
-    static void getrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* ipiv,   \
-                      lapack_int* info) {                                                                        \
-      KUMO_BLAS(p##getrf_)(m, n, a, lda, ipiv, info);                                                            \
-    }                                                                                                            \
-    static void getrs(const char* trans, const lapack_int* n, const lapack_int* nrhs, const T* a,                \
-                      const lapack_int* lda, const lapack_int* ipiv, T* b, const lapack_int* ldb,                \
-                      lapack_int* info) {                                                                        \
-      KUMO_BLAS(p##getrs_)(trans, n, nrhs, a, lda, ipiv, b, ldb, info, 1);                                       \
-    }                                                                                                            \
-    static void potrf(const char* uplo, const lapack_int* n, T* a, const lapack_int* lda, lapack_int* info) {    \
-      KUMO_BLAS(p##potrf_)(uplo, n, a, lda, info, 1);                                                            \
-    }                                                                                                            \
-    static void geqrf(const lapack_int* m, const lapack_int* n, T* a, const lapack_int* lda, T* tau, T* work,    \
-                      const lapack_int* lwork, lapack_int* info) {                                               \
-      KUMO_BLAS(p##geqrf_)(m, n, a, lda, tau, work, lwork, info);                                                \
-    }                                                                                                            \
+    KUMO_LAPACK_SHARED_ROUTINES(T, p)                                                                            \
     static void orgqr(const lapack_int* m, const lapack_int* n, const lapack_int* k, T* a, const lapack_int* lda, \
                       const T* tau, T* work, const lapack_int* lwork, lapack_int* info) {                        \
       KUMO_BLAS(p##ungqr_)(m, n, k, a, lda, tau, work, lwork, info);                                             \
