@@ -1,0 +1,15 @@
+// The public C++ API of Kumo: one include for arrays, NumPy's routines,
+// linear algebra and random numbers.
+//
+//   #include <kumo/kumo.h>
+//   kumo::Array x = kumo::arange(6, kumo::Dtype::kFloat32).reshape({2, 3});
+//   std::cout << kumo::sum(x * 2.0, 1) << "\n";
+//
+// Everything is in namespace kumo; see docs/cpp_api.md for a tour.
+#pragma once
+
+#include "core/array.h"
+#include "core/device.h"
+#include "core/dtype.h"
+#include "core/errors.h"
+#include "core/shape.h"
