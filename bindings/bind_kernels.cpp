@@ -10,6 +10,8 @@
 #include "kernels/kernel_cache.h"
 #include "kernels/reduction.h"
 #include "kernels/ufunc.h"
+#include "routines/elementwise.h"
+#include "routines/ufunc_table.h"
 
 #include <unordered_map>
 
@@ -19,27 +21,6 @@ namespace py_bind {
 namespace {
 
 using kernels::Ufunc;
-
-std::vector<kernels::UfuncLoop> parse_loops(const std::vector<std::pair<std::string, std::string>>& rows, int nin,
-                                            int nout) {
-  std::vector<kernels::UfuncLoop> loops;
-  for (const auto& row : rows) {
-    const std::string& t = row.first;
-    size_t arrow = t.find("->");
-    if (arrow == std::string::npos || static_cast<int>(arrow) != nin ||
-        static_cast<int>(t.size() - arrow - 2) != nout)
-      throw ValueError("bad ufunc loop signature '" + t + "'");
-    kernels::UfuncLoop l;
-    for (size_t i = 0; i < t.size(); ++i) {
-      if (i == arrow || i == arrow + 1) continue;
-      Dtype d = dtype_from_name(std::string(1, t[i]));
-      l.types.push_back(d);
-    }
-    l.operation = row.second;
-    loops.push_back(std::move(l));
-  }
-  return loops;
-}
 
 const Array& cast_array(py::handle h) { return py::cast<const Array&>(h); }
 
@@ -109,24 +90,11 @@ py::object ufunc_call(const Ufunc& u, py::args args, py::kwargs kw) {
       }
     }
   }
-  std::vector<Array> res;
-  if (!where.is_none()) {
-    // Compute everywhere, then store only where the mask holds.
-    Array mask = to_array_required(where);
-    std::vector<Array> tmp = u.call(ins, std::vector<Array>(nout), dtype, casting);
-    for (int i = 0; i < nout; ++i) {
-      if (!outs[i].defined()) {
-        std::vector<Shape> shapes{tmp[i].shape(), mask.shape()};
-        outs[i] = Array::empty(broadcast_shapes(shapes), tmp[i].dtype(), tmp[i].device());
-      }
-      static auto select = kernels::ElementwiseSpec::create("kumo_where_store", "bool m, T x", "U y",
-                                                            "if (m) y = kumo_cast<U>(x)");
-      kernels::call_elementwise(*select, {mask, tmp[i]}, {outs[i]});
-    }
-    res = outs;
-  } else {
-    res = u.call(ins, outs, dtype, casting);
-  }
+  UfuncOptions options;
+  options.out(std::move(outs)).casting(casting);
+  if (dtype) options.dtype(*dtype);
+  if (!where.is_none()) options.where(to_array_required(where));
+  std::vector<Array> res = call_ufunc(u, ins, options);
   auto result = [&](int i) { return out_objs[i] ? out_objs[i] : py::cast(res[i]); };
   if (nout == 1) return result(0);
   py::tuple t(nout);
@@ -197,22 +165,6 @@ std::vector<Array> kernel_args(const std::vector<kernels::ParamSpec>& params, co
   return arrays;
 }
 
-// Operators of kumo.ndarray call these ufuncs (registered by the Python
-// package at import) straight from C++, skipping a Python frame per call.
-struct OperatorTable {
-  struct Entry {
-    std::shared_ptr<Ufunc> ufunc;
-    // Set when the Python ufunc object refines __call__ (e.g. power's
-    // negative-exponent check): the operator then calls it from Python.
-    py::object python_call;
-  };
-  std::unordered_map<std::string, Entry> ufuncs;
-};
-OperatorTable& operators() {
-  static OperatorTable* t = new OperatorTable();
-  return *t;
-}
-
 bool operand_is_foreign(py::handle other) {
   if (py::isinstance<Array>(other) || is_python_scalar(other)) return false;
   PyObject* o = other.ptr();
@@ -225,23 +177,9 @@ bool operand_is_foreign(py::handle other) {
   return py::hasattr(other, "__array_ufunc__") || !py::hasattr(other, "__array__");
 }
 
-const OperatorTable::Entry& operator_entry(const char* name) {
-  auto it = operators().ufuncs.find(name);
-  if (it == operators().ufuncs.end()) throw TypeError(std::string("operator ufunc '") + name + "' is not registered");
-  return it->second;
-}
-
 py::object apply_operator(const char* name, py::handle a, py::handle b, bool inplace) {
-  const OperatorTable::Entry& e = operator_entry(name);
   if (operand_is_foreign(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-  if (e.python_call) {
-    if (inplace) {
-      e.python_call(a, b, py::arg("out") = a);
-      return py::reinterpret_borrow<py::object>(a);
-    }
-    return e.python_call(a, b);
-  }
-  const Ufunc& u = *e.ufunc;
+  const Ufunc& u = builtin_ufunc(name);
   // Reused per thread (operators do not re-enter), and emptied after the call
   // so no array is kept alive by it.
   thread_local std::vector<kernels::UfuncOperand> ins(2);
@@ -267,14 +205,6 @@ py::object apply_operator(const char* name, py::handle a, py::handle b, bool inp
 
 void bind_kernels(py::module_& m) {
   m.def("_is_foreign_operand", [](py::handle h) { return operand_is_foreign(h); });
-  m.def("_register_operator", [m](const std::string& name, py::object obj) {
-    OperatorTable::Entry e;
-    e.ufunc = py::cast<std::shared_ptr<Ufunc>>(obj);
-    py::object base_call = m.attr("ufunc").attr("__call__");
-    py::object own_call = py::type::of(obj).attr("__call__");
-    if (!own_call.is(base_call)) e.python_call = obj;
-    operators().ufuncs[name] = std::move(e);
-  });
   {
     py::object nd = m.attr("ndarray");
     py::class_<Array> cls = py::reinterpret_borrow<py::class_<Array>>(nd);
@@ -289,18 +219,24 @@ void bind_kernels(py::module_& m) {
     };
     for (const Op& op : binary) {
       const char* uf = op.ufunc;
+      const bool is_pow = std::string(uf) == "power";
       cls.def((std::string("__") + op.py + "__").c_str(),
-              [uf](py::handle self, py::handle other) { return apply_operator(uf, self, other, false); },
+              [uf, is_pow](py::handle self, py::handle other) {
+                // NumPy computes `a ** 2` as square(a) (so bool ** 2 is int8, as square's loops give).
+                if (is_pow && Py_TYPE(other.ptr()) == &PyLong_Type && PyLong_AsLong(other.ptr()) == 2) {
+                  static const Ufunc& square = builtin_ufunc("square");
+                  return py::cast(square.call({to_operand(self)}, {}, std::nullopt, Casting::kSameKind)[0]);
+                }
+                return apply_operator(uf, self, other, false);
+              },
               py::is_operator());
       cls.def((std::string("__r") + op.py + "__").c_str(),
               [uf](py::handle self, py::handle other) {
                 if (operand_is_foreign(other)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-                const OperatorTable::Entry& e = operator_entry(uf);
-                if (e.python_call) return e.python_call(other, self);
                 std::vector<kernels::UfuncOperand> ins(2);
                 ins[0] = to_operand(other);
                 ins[1] = to_operand(self);
-                return py::cast(e.ufunc->call(ins, {}, std::nullopt, Casting::kSameKind)[0]);
+                return py::cast(builtin_ufunc(uf).call(ins, {}, std::nullopt, Casting::kSameKind)[0]);
               },
               py::is_operator());
       cls.def((std::string("__i") + op.py + "__").c_str(),
@@ -316,14 +252,21 @@ void bind_kernels(py::module_& m) {
               py::is_operator());
     }
   }
+  // The C++ ufunc table as (name, nin, nout, [(types, snippet)], identity, doc) rows.
+  m.def("_ufunc_rows", [] {
+    py::list rows;
+    for (const UfuncRow& r : ufunc_rows())
+      rows.append(py::make_tuple(r.name, r.nin, r.nout, r.loops, r.identity, r.doc));
+    return rows;
+  });
+  m.def("_ufunc_aliases", [] { return ufunc_aliases(); });
+  m.attr("_UFUNC_ERROR_MARKER") = std::string(kUfuncErrorMarker);
   py::class_<Ufunc, std::shared_ptr<Ufunc>>(m, "ufunc")
-      .def(py::init([](const std::string& name, int nin, int nout,
-                       const std::vector<std::pair<std::string, std::string>>& loops, const std::string& preamble,
-                       const std::string& identity) {
-             return std::make_shared<Ufunc>(name, nin, nout, parse_loops(loops, nin, nout), preamble, identity);
+      // The built-in ufunc of that name, from the C++ table (routines/ufunc_table.cpp).
+      .def(py::init([](const std::string& name) {
+             return std::static_pointer_cast<Ufunc>(std::const_pointer_cast<BuiltinUfunc>(builtin_ufunc_ptr(name)));
            }),
-           py::arg("name"), py::arg("nin"), py::arg("nout"), py::arg("loops"), py::arg("preamble") = "",
-           py::arg("reduce_identity") = "")
+           py::arg("name"))
       .def("__call__", &ufunc_call)
       .def_property_readonly("_name", &Ufunc::name)
       .def_property_readonly("nin", &Ufunc::nin)

@@ -488,3 +488,14 @@ void check_same_device(const std::vector<const Array*>& arrays) {
 }
 
 }  // namespace kumo
+
+namespace kumo {
+
+Array Array::to_device(const std::string& device) const { return to_device(get_device(device)); }
+
+void Array::check_single_element() const {
+  if (size() != 1) throw ValueError("can only convert an array of size 1 to a C++ scalar (size " +
+                                    std::to_string(size()) + ")");
+}
+
+}  // namespace kumo

@@ -104,10 +104,36 @@ class Array {
   void copy_to(const Array& dst) const;
   // Same data on another device.
   Array to_device(Device& device) const;
+  // Device& of any kind by name: "cpu", "cuda", "cuda:1".
+  Array to_device(const std::string& device) const;
   // Bytes of a C-contiguous host copy written to `host_dst` (size nbytes()).
   void copy_to_host_buffer(void* host_dst) const;
+  // The elements in C order as a std::vector<T>, converted to T's dtype
+  // (unsafe casting, as astype) from any device.
+  template <class T>
+  std::vector<T> to_vector() const {
+    constexpr Dtype want = dtype_of<T>();
+    std::vector<T> out(static_cast<size_t>(size()));
+    if (out.empty()) return out;
+    if constexpr (std::is_same_v<T, bool>) {
+      // std::vector<bool> has no contiguous storage.
+      std::vector<uint8_t> bytes(out.size());
+      (dtype_ == want ? *this : astype(want)).copy_to_host_buffer(bytes.data());
+      for (size_t i = 0; i < bytes.size(); ++i) out[i] = bytes[i] != 0;
+    } else {
+      (dtype_ == want ? *this : astype(want)).copy_to_host_buffer(out.data());
+    }
+    return out;
+  }
+  // The single element of a size-1 array as T (NumPy's item()); ValueError otherwise.
+  template <class T>
+  T item() const {
+    check_single_element();
+    return to_vector<T>()[0];
+  }
 
  private:
+  void check_single_element() const;
   std::shared_ptr<Memory> memory_;
   int64_t offset_ = 0;
   Shape shape_;

@@ -1,8 +1,10 @@
 // Element types and NumPy 2 type promotion (including NEP 50 weak scalars).
 #pragma once
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kumo {
@@ -71,5 +73,28 @@ Dtype default_dtype(WeakScalar scalar);
 Dtype real_dtype(Dtype dtype);
 // The complex dtype holding a real one (float32 -> complex64, float64/ints -> complex128).
 Dtype complex_dtype(Dtype dtype);
+
+// The dtype of a C++ element type: dtype_of<float>() == Dtype::kFloat32.
+// (float16 has no standard C++ type; convert through float.)
+template <class T>
+constexpr Dtype dtype_of() {
+  if constexpr (std::is_same_v<T, bool>) return Dtype::kBool;
+  else if constexpr (std::is_same_v<T, float>) return Dtype::kFloat32;
+  else if constexpr (std::is_same_v<T, double>) return Dtype::kFloat64;
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return Dtype::kComplex64;
+  else if constexpr (std::is_same_v<T, std::complex<double>>) return Dtype::kComplex128;
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    static_assert(sizeof(T) <= 8, "no kumo dtype for this integer type");
+    return sizeof(T) == 1 ? Dtype::kInt8 : sizeof(T) == 2 ? Dtype::kInt16 : sizeof(T) == 4 ? Dtype::kInt32
+                                                                                            : Dtype::kInt64;
+  } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+    static_assert(sizeof(T) <= 8, "no kumo dtype for this integer type");
+    return sizeof(T) == 1 ? Dtype::kUInt8 : sizeof(T) == 2 ? Dtype::kUInt16 : sizeof(T) == 4 ? Dtype::kUInt32
+                                                                                             : Dtype::kUInt64;
+  } else {
+    static_assert(std::is_arithmetic_v<T>, "no kumo dtype for this C++ type");
+    return Dtype::kFloat64;
+  }
+}
 
 }  // namespace kumo

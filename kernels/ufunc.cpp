@@ -40,6 +40,20 @@ std::string dtype_list(const std::vector<UfuncOperand>& inputs) {
 
 }  // namespace
 
+UfuncLoop UfuncLoop::parse(const std::string& t, std::string operation, int nin, int nout) {
+  size_t arrow = t.find("->");
+  if (arrow == std::string::npos || static_cast<int>(arrow) != nin || static_cast<int>(t.size() - arrow - 2) != nout)
+    throw ValueError("bad ufunc loop signature '" + t + "' for " + std::to_string(nin) + " inputs and " +
+                     std::to_string(nout) + " outputs");
+  UfuncLoop l;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (i == arrow || i == arrow + 1) continue;
+    l.types.push_back(dtype_from_name(std::string(1, t[i])));
+  }
+  l.operation = std::move(operation);
+  return l;
+}
+
 Ufunc::Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, std::string preamble,
              std::string reduce_identity)
     : name_(std::move(name)), nin_(nin), nout_(nout), loops_(std::move(loops)), preamble_(std::move(preamble)),

@@ -39,21 +39,35 @@ void store_scalar(const ScalarValue& v, Dtype dtype, void* dst);
 // A 0-d array holding the scalar on `device`.
 Array scalar_to_array(const ScalarValue& v, Dtype dtype, Device& device);
 
+// One input of a ufunc call: an array, or a scalar taking part as a weak
+// operand (NEP 50).
 struct UfuncOperand {
   bool is_scalar = false;
   Array array;
   ScalarValue scalar;
+
+  UfuncOperand() = default;
+  UfuncOperand(const Array& a) : array(a) {}  // NOLINT: an array is an operand
+  UfuncOperand(Array&& a) : array(std::move(a)) {}  // NOLINT
+  UfuncOperand(const ScalarValue& s) : is_scalar(true), scalar(s) {}  // NOLINT
 };
 
 struct UfuncLoop {
   std::vector<Dtype> types;  // nin inputs then nout outputs
   std::string operation;     // uses in0.., out0..
+
+  // A loop from NumPy's type string ("ff->f", characters as numpy.dtype.char).
+  // Throws ValueError when the string does not have nin inputs and nout outputs.
+  static UfuncLoop parse(const std::string& types, std::string operation, int nin, int nout);
 };
 
 class Ufunc {
  public:
   Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, std::string preamble = "",
         std::string reduce_identity = "");
+  virtual ~Ufunc() = default;
+  Ufunc(const Ufunc&) = delete;
+  Ufunc& operator=(const Ufunc&) = delete;
 
   const std::string& name() const { return name_; }
   int nin() const { return nin_; }
@@ -68,8 +82,9 @@ class Ufunc {
   // Throws CastingError when no loop fits or casting is violated.
   int resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype> dtype, Casting casting) const;
   // Full call: resolves, casts inputs, runs, and writes/casts into `outputs`
-  // (undefined entries are allocated).
-  std::vector<Array> call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
+  // (undefined entries are allocated). Built-in ufuncs override it with
+  // NumPy's refinements of the plain loop search (routines/ufunc_table.h).
+  virtual std::vector<Array> call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
                           std::optional<Dtype> dtype, Casting casting) const;
 
   const ElementwiseSpec& loop_spec(int loop) const;

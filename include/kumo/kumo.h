@@ -13,3 +13,9 @@
 #include "core/dtype.h"
 #include "core/errors.h"
 #include "core/shape.h"
+
+#include "routines/elementwise.h"
+#include "routines/interop.h"
+#include "routines/operators.h"
+#include "routines/scalar.h"
+#include "routines/ufunc_table.h"

@@ -50,12 +50,9 @@ class Flags:
 
 
 def _install():
-    # Binary, reflected, in-place and comparison operators are bound in C++
-    # (bindings/bind_kernels.cpp) and call these ufuncs directly.
-    for name in ("add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "bitwise_and",
-                 "bitwise_or", "bitwise_xor", "left_shift", "right_shift", "equal", "not_equal", "less",
-                 "less_equal", "greater", "greater_equal"):
-        _core._register_operator(name, getattr(uf, name))
+    # Binary, reflected, in-place and comparison operators (and `a ** 2` as
+    # square) are bound in C++ (bindings/bind_kernels.cpp) and call the C++
+    # ufunc routines directly.
     ndarray.__neg__ = lambda self: uf.negative(self)
     ndarray.__pos__ = lambda self: uf.positive(self)
     ndarray.__abs__ = lambda self: uf.absolute(self)
@@ -63,16 +60,6 @@ def _install():
     ndarray.__divmod__ = lambda self, other: uf.divmod(self, other)
     ndarray.__rdivmod__ = lambda self, other: uf.divmod(other, self)
     ndarray.__hash__ = None
-    ndarray.__pow__ = _pow
-
-
-def _pow(self, other):
-    # NumPy computes `a ** 2` as square(a) (so bool ** 2 is int8, as square's loops give).
-    if type(other) is int and other == 2:
-        return uf.square(self)
-    if _core._is_foreign_operand(other):
-        return NotImplemented
-    return uf.power(self, other)
 
 
 _install()

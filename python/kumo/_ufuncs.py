@@ -1,9 +1,9 @@
-"""Ufunc objects built from the table in _ufunc_table, with the methods
-reduce, accumulate, outer and at."""
+"""Ufunc objects over the C++ ufunc table (NumPy's loops and type
+refinements live there), with the methods reduce, accumulate, outer and at."""
 import numpy
 
 from kumo import _core
-from kumo._ufunc_table import ROWS, ALIASES, ERROR, NEG_INF, PREAMBLES
+from kumo._ufunc_table import ROWS, ALIASES, ERROR, NEG_INF
 
 _NoValue = object()
 
@@ -13,7 +13,7 @@ class ufunc(_core.ufunc):
     type loops and casting rules."""
 
     def __init__(self, name, nin, nout, loops, identity, doc):
-        super().__init__(name, nin, nout, loops, PREAMBLES.get(name, ""), identity)
+        super().__init__(name)
         self.__doc__ = doc
         self.__name__ = name
         self._identity_value = _python_identity(identity)
@@ -109,149 +109,15 @@ def _python_identity(identity):
     return {"0": 0, "1": 1, "-1": -1, "true": True, "false": False, NEG_INF: -numpy.inf}.get(identity, None)
 
 
-class _PowerUfunc(ufunc):
-    """power refuses negative integer exponents, as NumPy does."""
-
-    def __call__(self, *args, **kwargs):
-        if len(args) >= 2:
-            from kumo._creation import asarray
-            x, y = args[0], args[1]
-            yk = y if isinstance(y, _core.ndarray) else None
-            if isinstance(y, int) and not isinstance(y, bool):
-                negative = y < 0
-                if isinstance(x, _core.ndarray) and x.dtype.kind in "iu":
-                    lo, hi = _int_range(x.dtype)
-                    negative = negative and lo <= y  # out of range: OverflowError below
-            elif yk is not None and yk.dtype.kind == "i":
-                negative = yk.size > 0 and bool(_core_less_zero(yk))
-            else:
-                negative = False
-            if negative:
-                xd = x.dtype if isinstance(x, _core.ndarray) else numpy.asarray(x).dtype
-                yd = yk.dtype if yk is not None else numpy.dtype(int)
-                dt = kwargs.get("dtype")
-                rt = numpy.dtype(dt) if dt is not None else numpy.result_type(
-                    xd, yd if yk is not None else y)
-                if rt.kind in "iub":
-                    raise ValueError("Integers to negative integer powers are not allowed.")
-        return super().__call__(*args, **kwargs)
-
-
 _LOGICAL = ("logical_and", "logical_or", "logical_xor")
 # Reductions without an identity that may still run over several axes at once.
 _REORDERABLE_NONE = ("maximum", "minimum", "fmax", "fmin")
 
 
-def _is_pyscalar(x):
-    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, numpy.generic)
-
-
-def _int_range(dt):
-    """The range of integers an array of dtype `dt` compares with exactly."""
-    if dt.kind == "b":
-        return 0, 1
-    info = numpy.iinfo(dt)
-    return int(info.min), int(info.max)
-
-
-_PYCMP = {"equal": lambda a, b: a == b, "not_equal": lambda a, b: a != b, "less": lambda a, b: a < b,
-          "less_equal": lambda a, b: a <= b, "greater": lambda a, b: a > b, "greater_equal": lambda a, b: a >= b}
-
-
-class _ComparisonUfunc(ufunc):
-    """Comparisons with Python scalars as NumPy 2 does them: a Python int out of
-    the integer array's range gives the exact (constant) answer instead of an
-    OverflowError; a Python float or complex against integers compares in
-    float64/complex128; two Python scalars compare in their default types."""
-
-    def __call__(self, *args, **kwargs):
-        if len(args) >= 2:
-            x, y = args[0], args[1]
-            xs, ys = _is_pyscalar(x), _is_pyscalar(y)
-            if xs and ys:
-                args = (numpy.asarray(x)[()], numpy.asarray(y)[()]) + args[2:]
-            elif xs != ys:
-                arr, sc = (y, x) if xs else (x, y)
-                if isinstance(arr, _core.ndarray) and arr.dtype.kind in "biu":
-                    if isinstance(sc, int) and not isinstance(sc, bool):
-                        lo, hi = _int_range(arr.dtype)
-                        if sc < lo or sc > hi:
-                            # Every element is below (or above) the scalar.
-                            small, big = (0, 1) if sc > hi else (1, 0)
-                            const = _PYCMP[self.__name__](*((big, small) if xs else (small, big)))
-                            return (equal if const else not_equal)(arr, arr, *args[2:], **kwargs)
-                    elif isinstance(sc, float):
-                        sc = numpy.float64(sc)
-                    elif isinstance(sc, complex):
-                        sc = numpy.complex128(sc)
-                    args = ((sc, arr) if xs else (arr, sc)) + args[2:]
-        return super().__call__(*args, **kwargs)
-
-
-class _DivideUfunc(ufunc):
-    """True division of integers by a Python int out of their range divides in
-    float64 (NumPy converts both to double) instead of raising OverflowError."""
-
-    def __call__(self, *args, **kwargs):
-        if len(args) >= 2:
-            x, y = args[0], args[1]
-            for i, (arr, sc) in enumerate(((x, y), (y, x))):
-                if (isinstance(arr, _core.ndarray) and arr.dtype.kind in "biu" and isinstance(sc, int)
-                        and not isinstance(sc, bool)):
-                    lo, hi = _int_range(arr.dtype if arr.dtype.kind != "b" else numpy.dtype(numpy.int64))
-                    if sc < lo or sc > hi:
-                        args = list(args)
-                        args[1 - i] = float(sc)
-                        args = tuple(args)
-        return super().__call__(*args, **kwargs)
-
-
-def _operand_dtype(x):
-    if isinstance(x, _core.ndarray):
-        return x.dtype
-    if isinstance(x, numpy.generic):
-        return x.dtype
-    return None
-
-
-class _FloatLoopsUfunc(ufunc):
-    """Binary ufuncs with floating loops only (arctan2, hypot, ...). NumPy picks
-    their loop by a linear search where each input is checked on its own (a
-    Python scalar taking the type it promotes to): uint8 with int8 gives
-    float16, not the float32 that the common type int16 would need."""
-
-    def __call__(self, *args, **kwargs):
-        if (len(args) >= 2 and "dtype" not in kwargs and "signature" not in kwargs):
-            dts = [_operand_dtype(a) for a in args[:2]]
-            strong = [d for d in dts if d is not None]
-            if strong and all(d.kind in "biu" for d in strong):
-                if None in dts:
-                    common = numpy.result_type(*[d if d is not None else a for d, a in zip(dts, args[:2])])
-                    dts = [d if d is not None else common for d in dts]
-                if all(d.kind in "biu" for d in dts):
-                    for t in self._types:
-                        if all(numpy.can_cast(d, c, "safe") for d, c in zip(dts, t[:2])):
-                            kwargs = dict(kwargs, dtype=numpy.dtype(t[-1]))
-                            break
-        return super().__call__(*args, **kwargs)
-
-
-_FLOAT_LOOPS = ("arctan2", "hypot", "copysign", "logaddexp", "logaddexp2", "heaviside", "nextafter")
-
-
-def _core_less_zero(y):
-    return globals()["less"](y, 0).any()
-
-
 def _build():
     made = {}
     for name, nin, nout, loops, identity, doc in ROWS:
-        cls = {"power": _PowerUfunc, "divide": _DivideUfunc}.get(name, ufunc)
-        if name in _FLOAT_LOOPS:
-            cls = _FloatLoopsUfunc
-        if name in _PYCMP:
-            cls = _ComparisonUfunc
-        made[name] = cls(name, nin, nout, loops, identity, doc)
+        made[name] = ufunc(name, nin, nout, loops, identity, doc)
     for alias, target in ALIASES.items():
         made[alias] = made[target]
     return made
