@@ -19,6 +19,7 @@ void bind_array(py::module_& m);
 void bind_kernels(py::module_& m);
 void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
+void bind_printing(py::module_& m);
 
 namespace {
 
@@ -103,6 +104,7 @@ PYBIND11_MODULE(_core, m) {
   bind_array(m);
   bind_kernels(m);
   bind_linalg(m);
+  bind_printing(m);
   bind_random(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);

@@ -19,3 +19,4 @@
 #include "routines/operators.h"
 #include "routines/scalar.h"
 #include "routines/ufunc_table.h"
+#include "routines/printing.h"
