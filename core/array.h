@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "core/device.h"
@@ -24,6 +25,11 @@ struct IndexItem {
   // kSlice: Python semantics; missing start/stop are flagged.
   bool has_start = false, has_stop = false;
   int64_t start = 0, stop = 0, step = 1;
+
+  IndexItem() = default;
+  // An integer indexes one element along its axis (a(1, 2)).
+  template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  IndexItem(T i) : index(static_cast<int64_t>(i)) {}  // NOLINT: implicit, as in Python's a[1]
 
   static IndexItem integer(int64_t i) {
     IndexItem it;
@@ -84,6 +90,12 @@ class Array {
   Array squeeze(const std::vector<int64_t>& axes) const;
   Array expand_dims(const std::vector<int64_t>& axes) const;
   Array index(const std::vector<IndexItem>& items) const;
+  // Basic indexing as in Python: a(1), a(kumo::slice(0, 2), kumo::newaxis, 3),
+  // a(kumo::ellipsis, 0). Returns a view (writes go through kumo::copyto).
+  template <class... Items>
+  Array operator()(const Items&... items) const {
+    return index(std::vector<IndexItem>{IndexItem(items)...});
+  }
   // Reinterprets the bytes as another dtype (numpy's ndarray.view(dtype)).
   Array view_as(Dtype dtype) const;
   // Real / imaginary parts of a complex array as strided float views.
@@ -141,6 +153,17 @@ class Array {
   Dtype dtype_ = Dtype::kFloat64;
   bool writeable_ = true;
 };
+
+// Index components for Array::operator(): Python's start:stop:step
+// (kumo::none for a missing bound), None and "...".
+inline constexpr std::nullopt_t none = std::nullopt;
+inline IndexItem slice(std::optional<int64_t> start, std::optional<int64_t> stop, int64_t step = 1) {
+  return IndexItem::slice(start, stop, step);
+}
+// ":" (the whole axis).
+inline IndexItem all() { return IndexItem::slice(std::nullopt, std::nullopt, 1); }
+inline const IndexItem newaxis = IndexItem::new_axis();
+inline const IndexItem ellipsis = IndexItem::ellipsis();
 
 // Resolves a shape with one -1 for an array of `size` elements.
 Shape infer_shape(const Shape& shape, int64_t size);

@@ -24,14 +24,6 @@ constexpr int64_t kThreshold = 1000;
 constexpr int64_t kEdgeItems = 3;
 
 // ---- float16 round trips (the shortest text that reads back as the same half) ----
-float half_bits_to_float(uint16_t h) {
-  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
-  float v;
-  if (exp == 0) v = std::ldexp(static_cast<float>(man), -24);
-  else if (exp == 31) v = man ? NAN : INFINITY;
-  else v = std::ldexp(static_cast<float>(man | 0x400), static_cast<int>(exp) - 25);
-  return sign ? -v : v;
-}
 // Round-to-nearest-even float16 of a double, as its float value.
 float round_to_half(double x) {
   if (!std::isfinite(x) || x == 0) return static_cast<float>(x);

@@ -20,3 +20,4 @@
 #include "routines/scalar.h"
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"
+#include "routines/assignment.h"
