@@ -1,48 +1,45 @@
-// A tour of the C++ API: create arrays, run an elementwise kernel and a
-// reduction kernel from specs, print the results.
+// A tour of the C++ API: NumPy's semantics from C++ with value-type arrays,
+// operators, weak C++ scalars, views, user kernels and NumPy-style printing.
 //
 //   cmake -S . -B build -G Ninja && cmake --build build && ./build/example_basic
-#include <cstdio>
+#include <iostream>
 #include <vector>
 
-#include "core/array.h"
-#include "core/device.h"
+#include "kumo/kumo.h"
 #include "kernels/elementwise.h"
-#include "kernels/reduction.h"
-
-using namespace kumo;
-
-static std::vector<float> to_host(const Array& a) {
-  std::vector<float> v(static_cast<size_t>(a.size()));
-  a.copy_to_host_buffer(v.data());
-  return v;
-}
 
 int main() {
-  Device& dev = current_device();
-  std::printf("device: %s\n", dev.name().c_str());
+  using kumo::Array;
+  std::cout << "device: " << kumo::current_device().name() << "\n";
 
-  // x = [0, 1, ..., 7] as float32, y = 2 * x + 1 with a user elementwise kernel.
-  Array x = Array::empty(Shape{2, 4}, Dtype::kFloat32, dev);
-  std::vector<float> init = {0, 1, 2, 3, 4, 5, 6, 7};
-  dev.copy_from_host(x.data(), init.data(), init.size() * sizeof(float));
+  // Arrays from C++ data; operators follow NumPy 2 (a C++ 2.0 is a weak
+  // scalar, so float32 stays float32).
+  Array x = kumo::asarray(std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}, {2, 4});
+  Array y = x * 2.0f + 1;
+  std::cout << "y = 2x + 1 =\n" << y << "\n";
 
-  auto axpb = kernels::ElementwiseSpec::create("axpb", "T x, T a, T b", "T y", "y = a * x + b");
-  Array a = Array::empty(Shape{}, Dtype::kFloat32, dev);
-  Array b = Array::empty(Shape{}, Dtype::kFloat32, dev);
-  float two = 2.0f, one = 1.0f;
-  dev.copy_from_host(a.data(), &two, sizeof two);
-  dev.copy_from_host(b.data(), &one, sizeof one);
-  Array y = kernels::call_elementwise(*axpb, {x, a, b}, {Array()})[0];
+  // Ufuncs are free functions; views index like Python's a[1, ::2].
+  Array r = kumo::sqrt(y(1, kumo::slice(kumo::none, kumo::none, 2)));
+  std::cout << "sqrt(y[1, ::2]) = " << r << "\n";
 
-  // Row sums of squares with a reduction kernel (map, reduce, post-map, identity).
-  auto sumsq = kernels::ReductionSpec::create("sumsq", "T x", "T y", "x * x", "a + b", "y = a", "0", "T");
-  Array s = kernels::call_reduction(*sumsq, {y}, {Array()}, {1}, false, false)[0];
+  // Writes go through views.
+  kumo::fill(y(kumo::all(), 0), -1);
+  std::cout << "after y[:, 0] = -1: " << y << "\n";
 
-  std::printf("y = 2 * x + 1 =");
-  for (float v : to_host(y)) std::printf(" %g", v);
-  std::printf("\nrow sums of y*y =");
-  for (float v : to_host(s)) std::printf(" %g", v);
-  std::printf("\n");
-  return 0;
+  // A user kernel from CUDA-style source runs on the host as on a GPU.
+  auto axpb = kumo::kernels::ElementwiseSpec::create("axpb", "T x, T a, T b", "T z", "z = a * x + b");
+  Array z = kumo::kernels::call_elementwise(*axpb, {x, kumo::scalar_array(3.0f), kumo::scalar_array(0.5f)},
+                                            {Array()})[0];
+  std::cout << "3x + 0.5 = " << z << "\n";
+
+  // NumPy's errors arrive as C++ exceptions of the same names.
+  try {
+    Array i = kumo::asarray(std::vector<int64_t>{1, 2});
+    kumo::power(i, -1);
+  } catch (const kumo::ValueError& e) {
+    std::cout << "ValueError: " << e.what() << "\n";
+  }
+
+  std::vector<float> back = (x > 3).to_vector<float>();
+  return back.size() == 8 && back[4] == 1.0f ? 0 : 1;
 }
