@@ -1,8 +1,10 @@
 // Prototypes of the CBLAS and Fortran LAPACK routines the host backend
-// calls, from the OpenBLAS of the scipy-openblas32 wheel. That build
-// prefixes every symbol with `scipy_` while its headers declare the
+// calls, from the OpenBLAS of the scipy-openblas32 wheel (CMake's default,
+// KUMO_BLAS=wheel) or the system's OpenBLAS (KUMO_BLAS=system). The wheel's
+// build prefixes every symbol with `scipy_` while its headers declare the
 // unprefixed names, so the headers cannot be used; KUMO_BLAS() applies the
-// prefix in one place (a different OpenBLAS build needs only this macro).
+// prefix in one place. CMake passes the prefix as KUMO_BLAS_PREFIX (empty
+// for the system's library); a build without CMake gets the wheel's.
 //
 // Fortran ABI: every argument by pointer, 32-bit integers (the wheel is the
 // LP64 "openblas32" build), complex numbers as two consecutive reals (the
@@ -13,7 +15,20 @@
 #include <complex>
 #include <cstddef>
 
-#define KUMO_BLAS(name) scipy_##name
+#ifndef KUMO_BLAS_PREFIX
+#define KUMO_BLAS_PREFIX scipy_
+#endif
+// Two levels, so KUMO_BLAS_PREFIX is expanded before it is pasted.
+#define KUMO_BLAS_PASTE_(prefix, name) prefix##name
+#define KUMO_BLAS_PASTE(prefix, name) KUMO_BLAS_PASTE_(prefix, name)
+#define KUMO_BLAS(name) KUMO_BLAS_PASTE(KUMO_BLAS_PREFIX, name)
+
+// cblas_?gemm_batch_strided is an OpenBLAS extension (0.3.27 and later);
+// CMake sets this to 0 for an older system OpenBLAS, and the functions are
+// then defined below as loops of single gemms.
+#ifndef KUMO_BLAS_HAS_GEMM_BATCH_STRIDED
+#define KUMO_BLAS_HAS_GEMM_BATCH_STRIDED 1
+#endif
 
 namespace kumo {
 namespace lapack {
@@ -50,6 +65,7 @@ void KUMO_BLAS(cblas_zgemm)(int order, int ta, int tb, lapack_int m, lapack_int 
                             const void* a, lapack_int lda, const void* b, lapack_int ldb, const void* beta, void* c,
                             lapack_int ldc);
 // OpenBLAS extension: `count` gemms whose operands are stride_* elements apart.
+#if KUMO_BLAS_HAS_GEMM_BATCH_STRIDED
 void KUMO_BLAS(cblas_sgemm_batch_strided)(int order, int ta, int tb, lapack_int m, lapack_int n, lapack_int k,
                                           float alpha, const float* a, lapack_int lda, lapack_int stride_a,
                                           const float* b, lapack_int ldb, lapack_int stride_b, float beta, float* c,
@@ -66,6 +82,26 @@ void KUMO_BLAS(cblas_zgemm_batch_strided)(int order, int ta, int tb, lapack_int 
                                           const void* alpha, const void* a, lapack_int lda, lapack_int stride_a,
                                           const void* b, lapack_int ldb, lapack_int stride_b, const void* beta,
                                           void* c, lapack_int ldc, lapack_int stride_c, lapack_int count);
+#else
+// static: private to the one file that calls them, never exported where they
+// could stand in for another library's cblas_?gemm_batch_strided.
+#define KUMO_GEMM_BATCH_STRIDED_LOOP(p, T, S)                                                                \
+  static inline void KUMO_BLAS(cblas_##p##gemm_batch_strided)(                                               \
+      int order, int ta, int tb, lapack_int m, lapack_int n, lapack_int k, S alpha, const void* a,           \
+      lapack_int lda, lapack_int stride_a, const void* b, lapack_int ldb, lapack_int stride_b, S beta,       \
+      void* c, lapack_int ldc, lapack_int stride_c, lapack_int count) {                                      \
+    for (lapack_int i = 0; i < count; ++i)                                                                   \
+      KUMO_BLAS(cblas_##p##gemm)(order, ta, tb, m, n, k, alpha,                                              \
+                                 static_cast<const T*>(a) + static_cast<std::ptrdiff_t>(i) * stride_a, lda,  \
+                                 static_cast<const T*>(b) + static_cast<std::ptrdiff_t>(i) * stride_b, ldb,  \
+                                 beta, static_cast<T*>(c) + static_cast<std::ptrdiff_t>(i) * stride_c, ldc); \
+  }
+KUMO_GEMM_BATCH_STRIDED_LOOP(s, float, float)
+KUMO_GEMM_BATCH_STRIDED_LOOP(d, double, double)
+KUMO_GEMM_BATCH_STRIDED_LOOP(c, cfloat, const void*)
+KUMO_GEMM_BATCH_STRIDED_LOOP(z, cdouble, const void*)
+#undef KUMO_GEMM_BATCH_STRIDED_LOOP
+#endif  // KUMO_BLAS_HAS_GEMM_BATCH_STRIDED
 
 // ---- LU ----
 #define KUMO_DECLARE_GETRF(p, T)                                                                           \
