@@ -138,6 +138,8 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
   const size_t nops = ops.size(), nraw = raws.size();
   std::ostringstream o;
   o << header(sig.bindings, spec.preamble, target);
+  // contiguous: 0 strided, 1 every operand contiguous, 2 (host only)
+  // contiguous except broadcast scalar inputs of stride 0.
   o << "struct KumoArgs {\n  int64_t size;\n  int32_t ndim;\n  int32_t contiguous;\n"
        "  int64_t shape[KUMO_MAX_NDIM];\n";
   if (nops) o << "  char* ptr[" << nops << "];\n  int64_t strides[" << nops << "][KUMO_MAX_NDIM];\n";
@@ -190,7 +192,7 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
          "  const KumoArgs& A = *static_cast<const KumoArgs*>(_vargs);\n";
     o << raw_decls("A");
     // Contiguous: typed restrict pointers so the loop vectorizes.
-    o << "  if (A.contiguous) {\n";
+    o << "  if (A.contiguous == 1) {\n";
     for (size_t k = 0; k < nops; ++k)
       o << "    " << (ops[k].is_output ? "" : "const ") << ops[k].array_type << "* __restrict__ p" << k
         << " = reinterpret_cast<" << (ops[k].is_output ? "" : "const ") << ops[k].array_type << "*>(A.ptr[" << k
@@ -199,6 +201,30 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
     for (size_t k = 0; k < nops; ++k) o << ", p" << k << "[i]";
     o << raw_args() << ");\n    return;\n  }\n";
     if (nops) {
+      // Contiguous but with broadcast scalar inputs (stride 0, e.g. `a * 2.0`):
+      // blocks read each scalar from a small local copy, so the loop keeps
+      // plain restrict pointers and still vectorizes.
+      o << "  if (A.contiguous == 2) {\n    constexpr int64_t kB = 256;\n";
+      for (size_t k = 0; k < nops; ++k) {
+        if (ops[k].is_output) continue;
+        o << "    const bool sc" << k << " = A.strides[" << k << "][0] == 0;\n    " << ops[k].array_type << " b" << k
+          << "[kB];\n    if (sc" << k << ") { const " << ops[k].array_type << " v = *reinterpret_cast<const "
+          << ops[k].array_type << "*>(A.ptr[" << k << "]); for (int64_t j = 0; j < kB; ++j) b" << k
+          << "[j] = v; }\n";
+      }
+      o << "    for (int64_t b = _begin; b < _end; b += kB) {\n      const int64_t n = _end - b < kB ? _end - b : kB;\n";
+      for (size_t k = 0; k < nops; ++k) {
+        const std::string t = ops[k].array_type;
+        if (ops[k].is_output)
+          o << "      " << t << "* __restrict__ p" << k << " = reinterpret_cast<" << t << "*>(A.ptr[" << k
+            << "]) + b;\n";
+        else
+          o << "      const " << t << "* __restrict__ p" << k << " = sc" << k << " ? b" << k
+            << " : reinterpret_cast<const " << t << "*>(A.ptr[" << k << "]) + b;\n";
+      }
+      o << "      for (int64_t j = 0; j < n; ++j) kumo_element(b + j, A.size";
+      for (size_t k = 0; k < nops; ++k) o << ", p" << k << "[j]";
+      o << raw_args() << ");\n    }\n    return;\n  }\n";
       // Strided: walk the innermost axis with pointer increments and carry
       // into outer axes; division happens once per call, not per element.
       o << "  const int nd = A.ndim;\n  int64_t idx[KUMO_MAX_NDIM];\n  int64_t rem = _begin;\n"

@@ -243,9 +243,20 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     contiguous = true;
   }
 
+  // On the host, one axis where every input is contiguous or a broadcast
+  // scalar (stride 0) runs the blocked scalar-operand loop (mode 2).
+  int mode = contiguous ? 1 : 0;
+  size_t nops_in = 0;
+  for (size_t k = 0; k < nin; ++k) nops_in += is_raw(k) ? 0 : 1;
+  if (!contiguous && it_shape.size() == 1 && device->type() == DeviceType::kCPU) {
+    bool scalar_ok = true;
+    for (size_t k = 0; k < nops && scalar_ok; ++k)
+      scalar_ok = strides[k][0] == ops[k]->itemsize() || (strides[k][0] == 0 && k < nops_in);
+    if (scalar_ok) mode = 2;
+  }
   ArgsBuffer buf;
   buf.i64(total);
-  buf.two_i32(it_shape.size(), contiguous ? 1 : 0);
+  buf.two_i32(it_shape.size(), mode);
   buf.dims(it_shape.data(), it_shape.size());
   for (size_t k = 0; k < nops; ++k) buf.ptr(ops[k]->data());
   for (size_t k = 0; k < nops; ++k) buf.dims(strides[k].data(), it_shape.size());
