@@ -13,6 +13,12 @@ namespace py_bind {
 
 namespace {
 
+// The Python-level assignment for values the C++ fast path does not take.
+py::object& setitem_fallback() {
+  static py::object* fn = new py::object();
+  return *fn;
+}
+
 std::vector<IndexItem> parse_index(py::handle key) {
   std::vector<IndexItem> items;
   auto one = [&](py::handle k) {
@@ -45,6 +51,13 @@ std::vector<IndexItem> parse_index(py::handle key) {
     } else if (py::isinstance<Array>(k) && py::cast<const Array&>(k).ndim() == 0 &&
                is_integer(py::cast<const Array&>(k).dtype())) {
       // A 0-d integer array indexes like the integer it holds.
+      PyObject* idx = PyNumber_Index(o);
+      if (!idx) throw py::error_already_set();
+      items.push_back(IndexItem::integer(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx))));
+    } else if (py::isinstance<py::array>(k) && py::reinterpret_borrow<py::array>(k).ndim() == 0 &&
+               (py::reinterpret_borrow<py::array>(k).dtype().kind() == 'i' ||
+                py::reinterpret_borrow<py::array>(k).dtype().kind() == 'u')) {
+      // So does a 0-d NumPy integer array.
       PyObject* idx = PyNumber_Index(o);
       if (!idx) throw py::error_already_set();
       items.push_back(IndexItem::integer(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx))));
@@ -139,9 +152,21 @@ void bind_array(py::module_& m) {
         const Array& a = py::cast<const Array&>(self);
         return wrap_array(a.index(parse_index(key)), self);
       })
-      .def("__setitem__", [](const Array& a, py::handle key, py::handle value) {
+      .def("__setitem__", [](py::handle self, py::handle key, py::handle value) {
+        // Python ints and bools, and floats into inexact arrays, are stored
+        // here; other values take NumPy's conversion rules in Python.
+        const Array& a = py::cast<const Array&>(self);
+        PyTypeObject* t = Py_TYPE(value.ptr());
+        if (t == &PyLong_Type || t == &PyBool_Type || (t == &PyFloat_Type && is_inexact(a.dtype()))) {
+          assign(a.index(parse_index(key)), value);
+          return;
+        }
+        setitem_fallback()(self, key, value);
+      })
+      .def("_setitem_raw", [](const Array& a, py::handle key, py::handle value) {
         assign(a.index(parse_index(key)), value);
       })
+      .def_static("_set_setitem_fallback", [](py::object fn) { setitem_fallback() = std::move(fn); })
       .def("_assign", [](const Array& a, py::handle value) { assign(a, value); })
       .def("reshape", [](py::handle self, py::args args, py::kwargs kw) {
         const Array& a = py::cast<const Array&>(self);

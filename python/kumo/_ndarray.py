@@ -214,7 +214,7 @@ def __iter__(self):
 # these wrappers add NumPy's treatment of 0-d integer arrays as integers and
 # NumPy's conversion rules for assigned values.
 _core_getitem = ndarray.__getitem__
-_core_setitem = ndarray.__setitem__
+_core_setitem = ndarray._setitem_raw
 _ARRAYS = (ndarray, numpy.ndarray)
 
 
@@ -231,13 +231,6 @@ def _normalize_key(key):
                 return tuple(_index_item(k) for k in key)
         return key
     return _index_item(key)
-
-
-def __getitem__(self, key):
-    t = type(key)
-    if t is int or t is slice:
-        return _core_getitem(self, key)
-    return _core_getitem(self, _normalize_key(key))
 
 
 def _shape_str(shape):
@@ -257,7 +250,7 @@ def _fit_value(value, dst_shape):
     return value if vs == vshape else value.reshape(vs)
 
 
-def __setitem__(self, key, value):
+def _setitem_general(self, key, value):
     t = type(value)
     if t is int or t is bool:
         _core_setitem(self, key if type(key) in (int, slice) else _normalize_key(key), value)
@@ -298,6 +291,9 @@ def __setitem__(self, key, value):
             tmp[()] = value
             value = tmp
     dst._assign(_fit_value(value, dst.shape))
+
+
+ndarray._set_setitem_fallback(_setitem_general)
 
 
 def __copy__(self):
