@@ -10,6 +10,7 @@ import operator
 import numpy
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
+from kumo import _core
 from kumo import _manipulation
 from kumo import _reductions as red
 from kumo import _ufuncs as uf
@@ -98,6 +99,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
     a 2-tuple: matrix norms over those axes. Vector ords: inf, -inf, 0, any
     number; matrix ords: 'fro', 'nuc', inf, -inf, 1, -1, 2, -2."""
     x = _util.asarray(x)
+    fast = _cpp_norm(x, ord, axis, keepdims)
+    if fast is not None:
+        return fast
     if x.dtype.kind not in "fc":
         x = x.astype(numpy.float64)
     with _util.on_device_of(x):
@@ -131,6 +135,34 @@ def norm(x, ord=None, axis=None, keepdims=False):
                 ret = ret.reshape(tuple(shape))
             return ret
         raise ValueError("Improper number of dimensions to norm.")
+
+
+def _cpp_norm(x, ord, axis, keepdims):
+    """kumo::linalg::norm for the ords and axes it takes (None, numbers,
+    'fro'/'f'/'nuc'; None, an int or a 2-tuple); None sends the rest (odd
+    ords, with their own messages) through the Python composition below."""
+    if isinstance(ord, str):
+        if ord not in ("fro", "f", "nuc"):
+            return None
+    elif ord is not None:
+        if isinstance(ord, (bool, numpy.bool_)) or not isinstance(ord, (int, float, numpy.integer, numpy.floating)):
+            return None
+        ord = float(ord)
+    if axis is None:
+        axes = []
+    elif isinstance(axis, tuple):
+        if len(axis) not in (1, 2):
+            return None
+        try:
+            axes = [operator.index(i) for i in axis]
+        except TypeError:
+            return None
+    else:
+        try:
+            axes = [operator.index(axis)]
+        except TypeError:
+            return None
+    return _core.linalg.norm(x, ord, axes, keepdims)
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
