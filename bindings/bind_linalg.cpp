@@ -1,7 +1,9 @@
-// kumo._core.linalg: the LinalgBackend routines over kumo arrays, for the
-// Python linalg layer. Each function dispatches on the arrays' device (host
-// -> OpenBLAS/LAPACK, CUDA -> the plugin's cuBLAS/cuSOLVER) and runs on the
-// device's current stream.
+// kumo._core.linalg: the C++ products (linalg/products.h) and numpy.linalg
+// routines (linalg/linalg.h) that kumo.matmul, kumo.linalg.solve, ... call,
+// and the raw LinalgBackend routines the remaining Python compositions
+// (pinv, lstsq, eig, ...) still use. Each function dispatches on the arrays'
+// device (host -> OpenBLAS/LAPACK, CUDA -> the plugin's cuBLAS/cuSOLVER) and
+// runs on the device's current stream.
 //
 // Matrix arguments are 3-D (batch, rows, cols) with column-major matrices:
 // strides[1] == itemsize, strides[2] a leading dimension >= rows. gemm alone
@@ -22,19 +24,15 @@
 #include "core/errors.h"
 #include "kernels/copy.h"
 #include "linalg/linalg_backend.h"
+#include "linalg/linalg.h"
+#include "linalg/products.h"
 
 namespace kumo {
 namespace py_bind {
 
 namespace {
 
-LinalgBackend& backend_for(Device& device) {
-  if (device.type() == DeviceType::kCPU) return host_linalg_backend();
-  CudaPlugin* plugin = cuda_plugin();
-  if (plugin == nullptr) throw DeviceError("linalg on " + device.name() + " needs the CUDA backend: " +
-                                           cuda_plugin_load_error());
-  return plugin->linalg();
-}
+using linalg::detail::backend_for;
 
 bool is_linalg_dtype(Dtype d) {
   return d == Dtype::kFloat32 || d == Dtype::kFloat64 || d == Dtype::kComplex64 || d == Dtype::kComplex128;
@@ -170,94 +168,6 @@ void fill_identity(const Array& a) {
   if (n == 0 || a.shape()[0] == 0) return;
   Array diag = a.view_with(Shape{a.shape()[0], n}, Strides{a.strides()[0], a.strides()[1] + a.strides()[2]});
   kernels::fill_bytes(diag, one.bytes);
-}
-
-// ---- gemm ----------------------------------------------------------------------
-
-// One gemm operand as the backend takes it: column-major storage of either
-// the matrix (transposed == false) or of its transpose.
-struct Operand {
-  const char* data;
-  int64_t ld, stride;
-  bool transposed;
-};
-
-bool gemm_operand(const Array& a, Operand* op) {
-  const int64_t isz = a.itemsize(), r = a.shape()[1], c = a.shape()[2];
-  int64_t stride;
-  if (!batch_stride(a, &stride)) return false;
-  int64_t ld;
-  if (column_major_ld(r, c, a.strides()[1], a.strides()[2], isz, &ld)) {
-    *op = Operand{a.data(), ld, stride, false};
-    return true;
-  }
-  if (column_major_ld(c, r, a.strides()[2], a.strides()[1], isz, &ld)) {
-    *op = Operand{a.data(), ld, stride, true};
-    return true;
-  }
-  return false;
-}
-
-void gemm(const Array& a, const Array& b, const Array& out) {
-  static const char* fn = "gemm";
-  check_3d(a, fn, "a");
-  check_3d(b, fn, "b");
-  check_3d(out, fn, "out");
-  same_device({&a, &b, &out});
-  check_dtype(out, out.dtype(), fn, "out");
-  check_dtype(a, out.dtype(), fn, "a");
-  check_dtype(b, out.dtype(), fn, "b");
-  check_writeable(out, fn, "out");
-  const int64_t batch = out.shape()[0], m = out.shape()[1], n = out.shape()[2], k = a.shape()[2];
-  if (a.shape()[1] != m || b.shape()[1] != k || b.shape()[2] != n)
-    throw ValueError("linalg.gemm: shapes (" + std::to_string(a.shape()[1]) + "," + std::to_string(k) + ") @ (" +
-                     std::to_string(b.shape()[1]) + "," + std::to_string(b.shape()[2]) + ") -> (" +
-                     std::to_string(m) + "," + std::to_string(n) + ") do not match");
-  for (const auto& [x, name] : {std::pair<const Array*, const char*>{&a, "a"}, {&b, "b"}})
-    if (x->shape()[0] != batch && x->shape()[0] != 1)
-      throw ValueError(where(fn, name) + " has batch size " + std::to_string(x->shape()[0]) + ", expected 1 or " +
-                       std::to_string(batch));
-  Operand oc;
-  if (!gemm_operand(out, &oc))
-    throw ValueError(where(fn, "out") + " must hold row-major or column-major matrices");
-  if (batch > 1 && oc.stride == 0) throw ValueError(where(fn, "out") + " repeats one matrix across the batch");
-  if (batch == 0 || m == 0 || n == 0) return;
-  const Dtype dt = out.dtype();
-  if (k == 0) {
-    ScalarBytes zero = scalar_of(dt, 0.0);
-    kernels::fill_bytes(out, zero.bytes);
-    return;
-  }
-  // Operands with other strides (e.g. negative, stepped) become C-contiguous
-  // copies, and so do operands in out's memory: BLAS would read entries it
-  // has already overwritten.
-  Array ac = a, bc = b;
-  Operand oa, ob;
-  if (a.shares_memory_with(out) || !gemm_operand(ac, &oa)) {
-    ac = a.copy(Order::kC);
-    gemm_operand(ac, &oa);
-  }
-  if (b.shares_memory_with(out) || !gemm_operand(bc, &ob)) {
-    bc = b.copy(Order::kC);
-    gemm_operand(bc, &ob);
-  }
-  if (a.shape()[0] == 1) oa.stride = 0;
-  if (b.shape()[0] == 1) ob.stride = 0;
-  ScalarBytes one = scalar_of(dt, 1.0), zero = scalar_of(dt, 0.0);
-  LinalgBackend& be = backend_for(out.device());
-  StreamHandle stream = out.device().current_stream();
-  auto flag = [](bool t) { return t ? Transpose::kTrans : Transpose::kNo; };
-  py::gil_scoped_release release;
-  if (!oc.transposed) {
-    // out = a @ b, column-major.
-    be.gemm(dt, flag(oa.transposed), flag(ob.transposed), m, n, k, one.bytes, oa.data, oa.ld, oa.stride, ob.data,
-            ob.ld, ob.stride, zero.bytes, const_cast<char*>(oc.data), oc.ld, oc.stride, batch, stream);
-  } else {
-    // Row-major out is column-major out^T = b^T @ a^T: b's column-major
-    // storage is b^T's transposed storage and vice versa.
-    be.gemm(dt, flag(!ob.transposed), flag(!oa.transposed), n, m, k, one.bytes, ob.data, ob.ld, ob.stride, oa.data,
-            oa.ld, oa.stride, zero.bytes, const_cast<char*>(oc.data), oc.ld, oc.stride, batch, stream);
-  }
 }
 
 // ---- LAPACK ------------------------------------------------------------------
@@ -424,22 +334,92 @@ py::tuple geev(const Array& a, bool vectors) {
 
 void bind_linalg(py::module_& parent) {
   py::module_ m = parent.def_submodule("linalg", "BLAS/LAPACK routines over batches of matrices (host or CUDA)");
-  // The allocation-included fast path behind kumo.matmul for same-dtype 2-D
-  // (or equally batched 3-D) operands; it saves the Python-level reshapes.
-  m.def("matmul_new", [](const Array& a, const Array& b) {
-    if (a.ndim() != b.ndim() || (a.ndim() != 2 && a.ndim() != 3))
-      throw ValueError("linalg.matmul_new: operands must both be 2-D or both 3-D");
-    const bool two_d = a.ndim() == 2;
-    Array a3 = two_d ? a.expand_dims({0}) : a, b3 = two_d ? b.expand_dims({0}) : b;
-    Shape shape;
-    if (!two_d) shape.push_back(a.shape()[0]);
-    shape.push_back(a.shape()[a.ndim() - 2]);
-    shape.push_back(b.shape()[b.ndim() - 1]);
-    Array out = Array::empty(shape, a.dtype(), a.device());
-    gemm(a3, b3, two_d ? out.expand_dims({0}) : out);
-    return out;
-  }, py::arg("a"), py::arg("b"));
-  m.def("gemm", &gemm, py::arg("a"), py::arg("b"), py::arg("out"),
+  // The products of kumo.matmul & co.: the C++ routines of linalg/products.h.
+  // They release the GIL: BLAS and the kernels run without Python.
+  using Release = py::call_guard<py::gil_scoped_release>;
+  // The fast path behind kumo.matmul for same-dtype 2-D (or equally batched
+  // 3-D) operands; it skips Python's argument handling altogether.
+  m.def("matmul_new", [](const Array& a, const Array& b) { return kumo::matmul(a, b); }, py::arg("a"),
+        py::arg("b"), Release());
+  m.def("matmul", [](const Array& a, const Array& b, std::optional<Array> out, py::object dtype,
+                     const std::string& casting, const std::string& name) {
+    MatmulOptions o;
+    if (out) o.out(*out);
+    if (auto d = to_dtype(dtype)) o.dtype(*d);
+    o.casting(casting_from_name(casting));
+    py::gil_scoped_release release;
+    return linalg::detail::matmul_named(a, b, o, name.c_str());
+  }, py::arg("a"), py::arg("b"), py::arg("out") = py::none(), py::arg("dtype") = py::none(),
+        py::arg("casting") = "same_kind", py::arg("name") = "matmul");
+  m.def("dot", [](const Array& a, const Array& b, std::optional<Array> out) {
+    return kumo::dot(a, b, out ? *out : Array());
+  }, py::arg("a"), py::arg("b"), py::arg("out") = py::none(), Release());
+  m.def("vdot", [](const Array& a, const Array& b) { return kumo::vdot(a, b); }, Release());
+  m.def("inner", [](const Array& a, const Array& b) { return kumo::inner(a, b); }, Release());
+  m.def("outer", [](const Array& a, const Array& b, std::optional<Array> out) {
+    return kumo::outer(a, b, out ? *out : Array());
+  }, py::arg("a"), py::arg("b"), py::arg("out") = py::none(), Release());
+  m.def("tensordot", [](const Array& a, const Array& b, int64_t n) { return kumo::tensordot(a, b, n); },
+        Release());
+  m.def("tensordot", [](const Array& a, const Array& b, const std::vector<int64_t>& axes_a,
+                        const std::vector<int64_t>& axes_b) { return kumo::tensordot(a, b, axes_a, axes_b); },
+        Release());
+  // numpy.linalg's routines (linalg/linalg.h); Python wraps the results in
+  // NumPy's namedtuples.
+  m.def("solve", [](const Array& a, const Array& b) { return linalg::solve(a, b); }, Release());
+  m.def("inv", [](const Array& a) { return linalg::inv(a); }, Release());
+  m.def("det", [](const Array& a) { return linalg::det(a); }, Release());
+  m.def("slogdet", [](const Array& a) {
+    auto r = linalg::slogdet(a);
+    return std::make_pair(r.sign, r.logabsdet);
+  }, Release());
+  m.def("cholesky", [](const Array& a, bool upper) { return linalg::cholesky(a, upper); }, py::arg("a"),
+        py::arg("upper") = false, Release());
+  m.def("qr", [](const Array& a, const std::string& mode) {
+    linalg::QRMode m = mode == "reduced"    ? linalg::QRMode::kReduced
+                       : mode == "complete" ? linalg::QRMode::kComplete
+                       : mode == "r"        ? linalg::QRMode::kR
+                       : mode == "raw"      ? linalg::QRMode::kRaw
+                                            : throw ValueError("Unrecognized mode '" + mode + "'");
+    linalg::QRResult r;
+    {
+      py::gil_scoped_release release;
+      r = linalg::qr(a, m);
+    }
+    if (!r.Q.defined()) return py::object(py::cast(r.R));
+    return py::object(py::make_tuple(r.Q, r.R));
+  }, py::arg("a"), py::arg("mode") = "reduced");
+  m.def("svd", [](const Array& a, bool full_matrices, bool compute_uv) {
+    linalg::SVDResult r;
+    {
+      py::gil_scoped_release release;
+      r = linalg::svd(a, full_matrices, compute_uv);
+    }
+    if (!compute_uv) return py::object(py::cast(r.S));
+    return py::object(py::make_tuple(r.U, r.S, r.Vh));
+  }, py::arg("a"), py::arg("full_matrices") = true, py::arg("compute_uv") = true);
+  m.def("eigh", [](const Array& a, const std::string& uplo, bool vectors) {
+    if (uplo != "L" && uplo != "U") throw ValueError("UPLO argument must be 'L' or 'U'");
+    linalg::EighResult r;
+    {
+      // Python objects are made only once the GIL is back.
+      py::gil_scoped_release release;
+      if (vectors) r = linalg::eigh(a, uplo[0]);
+      else r.eigenvalues = linalg::eigvalsh(a, uplo[0]);
+    }
+    if (!vectors) return py::object(py::cast(r.eigenvalues));
+    return py::object(py::make_tuple(r.eigenvalues, r.eigenvectors));
+  }, py::arg("a"), py::arg("uplo") = "L", py::arg("vectors") = true);
+  // ord: None, a number, or "fro"/"f"/"nuc"; axis: () for None.
+  m.def("norm", [](const Array& x, py::object ord, std::vector<int64_t> axis, bool keepdims) {
+    linalg::NormOrder o;
+    if (py::isinstance<py::str>(ord)) o = linalg::NormOrder::from_string(ord.cast<std::string>());
+    else if (!ord.is_none()) o = linalg::NormOrder(ord.cast<double>());
+    py::gil_scoped_release release;
+    return linalg::norm(x, o, axis, keepdims);
+  }, py::arg("x"), py::arg("ord") = py::none(), py::arg("axis") = std::vector<int64_t>{},
+        py::arg("keepdims") = false);
+  m.def("gemm", &linalg::detail::gemm, py::arg("a"), py::arg("b"), py::arg("out"), Release(),
         "out = a @ b for (batch, rows, cols) arrays; a/b may have batch 1 (broadcast); row- or column-major.");
   m.def("getrf", &getrf, py::arg("a"), "LU of a (overwritten); returns (ipiv, info).");
   m.def("getrs", &getrs, py::arg("lu"), py::arg("ipiv"), py::arg("b"), py::arg("trans") = "N",

@@ -38,11 +38,14 @@ void register_errors(py::module_& m) {
   m.attr("CompileError") = py::handle(g_compile_error);
   m.attr("DeviceError") = py::handle(g_device_error);
   static py::object axis_error = py::module_::import("numpy").attr("exceptions").attr("AxisError");
+  static py::object linalg_error = py::module_::import("numpy").attr("linalg").attr("LinAlgError");
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const AxisError& e) {
       PyErr_SetObject(axis_error.ptr(), py::str(e.what()).ptr());
+    } catch (const LinAlgError& e) {
+      PyErr_SetObject(linalg_error.ptr(), py::str(e.what()).ptr());
     } catch (const CastingError& e) {
       PyErr_SetString(g_ufunc_type_error, e.what());
     } catch (const ValueError& e) {

@@ -20,6 +20,9 @@ class OverflowError : public Error { public: using Error::Error; };
 // Raised when a ufunc cannot cast under the requested casting rule
 // (numpy's UFuncTypeError family; a TypeError in Python).
 class CastingError : public TypeError { public: using TypeError::TypeError; };
+// numpy.linalg.LinAlgError (a ValueError subclass in NumPy): a matrix is
+// singular, not positive definite, or an algorithm did not converge.
+class LinAlgError : public ValueError { public: using ValueError::ValueError; };
 // A device mixing or device-state problem (e.g. arrays on two devices in one op).
 class DeviceError : public Error { public: using Error::Error; };
 // Kernel compilation failed; the message carries the compiler log.

@@ -14,6 +14,8 @@
 #include "core/errors.h"
 #include "core/shape.h"
 
+#include "linalg/linalg.h"
+#include "linalg/products.h"
 #include "routines/elementwise.h"
 #include "routines/interop.h"
 #include "routines/operators.h"

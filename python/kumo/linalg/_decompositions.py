@@ -41,20 +41,7 @@ def _eye_stack(batch_shape, n, dtype):
 # ---------------------------------------------------------------- cholesky
 def cholesky(a, /, *, upper=False):
     """Cholesky factor L (a = L L^H), or U = L^H with ``upper=True``."""
-    a = _util.asarray(a)
-    _util.assert_stacked_square(a)
-    t = _util.common_type(a)
-    with _util.on_device_of(a):
-        if a.size == 0:
-            return _empty(a.shape, t)
-        work = _util.to_work(a, t)
-        info = _util.backend().potrf(work)
-        _util.check_info(info, "Matrix is not positive definite")
-        low = work.reshape(a.shape)
-        # potrf leaves the strict upper triangle as it was: zero it.
-        if upper:
-            return _creation.triu(_util.conj_t(low))
-        return _creation.tril(low)
+    return _core.linalg.cholesky(_util.asarray(a), upper)
 
 
 # ---------------------------------------------------------------- qr
@@ -73,60 +60,15 @@ def qr(a, mode="reduced"):
         else:
             raise ValueError("Unrecognized mode '%s'" % (mode,))
     a = _util.asarray(a)
-    _util.assert_stacked_2d(a)
-    t = _util.common_type(a)
-    m, n = a.shape[-2:]
-    k = min(m, n)
-    batch_shape = a.shape[:-2]
-    batch = _util.prod(batch_shape)
-    with _util.on_device_of(a):
-        work = _util.to_work(a, t)
-        if work.size:
-            tau, info = _util.backend().geqrf(work)
-            _util.check_info(info, "Incorrect argument found while performing QR factorization")
-        else:
-            tau = _creation.zeros((batch, k), t)
-        if mode == "r":
-            return _creation.triu(work[:, :k, :]).reshape(batch_shape + (k, n))
-        if mode == "raw":
-            return (work.swapaxes(1, 2).reshape(batch_shape + (n, m)), tau.reshape(batch_shape + (k,)))
-        if mode == "economic":
-            return work.reshape(batch_shape + (m, n))
-        qcols = m if mode == "complete" else k
-        r = _creation.triu(work[:, :qcols, :]).reshape(batch_shape + (qcols, n))
-        if qcols == n and work.size:
-            qwork = work  # the reflectors sit in exactly the columns Q needs
-        else:
-            qwork = _util.fortran_batch(batch, m, qcols, t)
-            if qwork.size:
-                qwork.fill(0)
-                ncopy = min(n, qcols)
-                qwork[:, :, :ncopy] = work[:, :, :ncopy]
-        if qwork.size:
-            if k == 0:
-                # No reflectors: Q is the identity's first columns.
-                qwork[...] = _creation.eye(m, qcols, dtype=t)
-            else:
-                info = _util.backend().orgqr(qwork, tau, k)
-                _util.check_info(info, "Incorrect argument found while performing QR factorization")
-        return QRResult(qwork.reshape(batch_shape + (m, qcols)), r)
+    if mode == "economic":
+        # LAPACK's h as it lies: the raw mode's transposed array
+        h, _ = _core.linalg.qr(a, "raw")
+        return h.swapaxes(-1, -2)
+    res = _core.linalg.qr(a, mode)
+    return QRResult(*res) if mode in ("reduced", "complete") else res
 
 
 # ---------------------------------------------------------------- svd
-def _svd_values(a, t):
-    m, n = a.shape[-2:]
-    batch_shape = a.shape[:-2]
-    k = min(m, n)
-    rt = _util.real_dtype(t)
-    if a.size == 0:
-        return _empty(batch_shape + (k,), rt)
-    _util.reject_nan(a, "SVD did not converge")
-    work = _util.to_work(a, t)
-    s, _, _, info = _util.backend().gesvd(work, "N")
-    _util.check_info(info, "SVD did not converge")
-    return s.reshape(batch_shape + (k,))
-
-
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """Singular value decomposition a = U @ diag(S) @ Vh (SVDResult), or the
     singular values only (descending) with ``compute_uv=False``."""
@@ -134,29 +76,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     with _util.on_device_of(a):
         if hermitian:
             return _svd_hermitian(a, compute_uv)
-        _util.assert_stacked_2d(a)
-        t = _util.common_type(a)
-        if not compute_uv:
-            return _svd_values(a, t)
-        m, n = a.shape[-2:]
-        k = min(m, n)
-        batch_shape = a.shape[:-2]
-        ucols, vrows = (m, n) if full_matrices else (k, k)
-        if a.size == 0:
-            rt = _util.real_dtype(t)
-            if full_matrices:
-                u = _eye_stack(batch_shape, m, t)
-                vh = _eye_stack(batch_shape, n, t)
-            else:
-                u = _creation.zeros(batch_shape + (m, k), t)
-                vh = _creation.zeros(batch_shape + (k, n), t)
-            return SVDResult(u, _empty(batch_shape + (k,), rt), vh)
-        _util.reject_nan(a, "SVD did not converge")
-        work = _util.to_work(a, t)
-        s, u, vt, info = _util.backend().gesvd(work, "A" if full_matrices else "S")
-        _util.check_info(info, "SVD did not converge")
-        return SVDResult(u.reshape(batch_shape + (m, ucols)), s.reshape(batch_shape + (k,)),
-                         vt.reshape(batch_shape + (vrows, n)))
+        res = _core.linalg.svd(a, full_matrices, compute_uv)
+        return SVDResult(*res) if compute_uv else res
 
 
 def svdvals(x, /):
@@ -249,23 +170,7 @@ def _check_uplo(UPLO):
 
 def _eigh(a, UPLO, vectors):
     _check_uplo(UPLO)
-    a = _util.asarray(a)
-    _util.assert_stacked_square(a)
-    t = _util.common_type(a)
-    rt = _util.real_dtype(t)
-    n = a.shape[-1]
-    batch_shape = a.shape[:-2]
-    with _util.on_device_of(a):
-        if a.size == 0:
-            w = _empty(batch_shape + (n,), rt)
-            return (w, _empty(a.shape, t)) if vectors else w
-        # syevd reads the lower triangle; the upper triangle of a is the
-        # lower triangle of a^H.
-        work = _util.to_work(a, t, conj_transpose=(UPLO == "U"))
-        w, info = _util.backend().syevd(work, vectors)
-        _util.check_info(info, "Eigenvalues did not converge")
-        w = w.reshape(batch_shape + (n,))
-        return (w, work.reshape(a.shape)) if vectors else w
+    return _core.linalg.eigh(_util.asarray(a), UPLO, vectors)
 
 
 def eigh(a, UPLO="L"):

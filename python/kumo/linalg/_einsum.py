@@ -229,7 +229,7 @@ def _contract(a, la, b, lb, keep, sizes, cdt):
         return _sum(uf.multiply(ax, bx), axis=-1, dtype=cdt).reshape(bs + sa + sb), out_labels
     a3 = _transpose_to(a, la, batch + fa + contr).reshape(bs + (M, K))
     b3 = _transpose_to(b, lb, batch + contr + fb).reshape(bs + (K, N))
-    r = _p._product(a3, b3, bs)
+    r = _core.linalg.matmul(a3, b3)  # one dtype (cdt), batch axes equal
     return r.reshape(bs + sa + sb), out_labels
 
 

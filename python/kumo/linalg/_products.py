@@ -1,11 +1,12 @@
 """Matrix and tensor products (matmul, dot, vdot, inner, outer, tensordot,
 kron, trace, cross, vecdot, matrix_power) with NumPy's semantics.
 
-Floating and complex products run on GEMM (``kumo._core.linalg.gemm``:
-OpenBLAS on the host, cuBLAS on CUDA); float16 is computed in float32 and
-rounded back. There is no BLAS for integers and booleans: they go through a
-generated reduction kernel that wraps around like NumPy's loops (integers) or
-computes the logical or of ands (bool).
+matmul, dot, vdot, inner, outer and tensordot are the C++ routines of
+linalg/products.h (``kumo._core.linalg``): type resolution, gufunc shape
+rules and NumPy's error messages, GEMM on OpenBLAS/cuBLAS, float16 computed
+in float32, integers and bool exactly. What stays here is argument parsing,
+the ``axes=`` form of matmul, the tiny-batch kernel of the fast path, and
+compositions on no hot path (kron, cross, multi_dot, matrix_power).
 """
 import operator
 
@@ -14,14 +15,13 @@ import numpy
 from kumo import _core
 from kumo import _ufuncs as uf
 from kumo._creation import asarray
-from kumo._dtypes import result_type, can_cast
-from kumo._manipulation import broadcast_to, moveaxis
+from kumo._dtypes import result_type
+from kumo._manipulation import moveaxis
 from kumo._reductions import sum as _sum
 
 ndarray = _core.ndarray
-
-_MATMUL_SIG = "(n?,k),(k,m?)->(n?,m?)"
-_BLAS_CHARS = frozenset("fdFD")
+_linalg = _core.linalg
+_BLAS_CHARS = frozenset("fdFD")  # einsum's batched-dot shortcut
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -65,10 +65,6 @@ def _compute_dtype(dt):
     return dt
 
 
-def _ufunc_type_error(msg):
-    return _core.UFuncTypeError(msg)
-
-
 def _check_out_array(out):
     if isinstance(out, tuple):
         if len(out) != 1:
@@ -83,227 +79,7 @@ def _check_out_array(out):
     return out
 
 
-# ---------------------------------------------------------------------------- GEMM layouts
-def _blas_matrix_strides(r, c, sr, sc, isz):
-    """Strides (of a matrix of r x c elements) that GEMM can take directly
-    (row- or column-major with a valid leading dimension), or None. Strides of
-    size-1 axes never address anything, so they are chosen to fit."""
-    # row-major: unit column stride, rows at least `c` elements apart
-    rsc = isz if c == 1 else sc
-    rsr = c * isz if r == 1 else sr
-    if rsc == isz and rsr >= max(c, 1) * isz and rsr % isz == 0:
-        return rsr, rsc
-    csr = isz if r == 1 else sr
-    csc = r * isz if c == 1 else sc
-    if csr == isz and csc >= max(r, 1) * isz and csc % isz == 0:
-        return csr, csc
-    return None
-
-
-def _merged_batch_stride(dims, strides):
-    """The single stride that walks the batch axes `dims` (C order), or None
-    when they do not form one evenly strided sequence. Size-1 axes are ignored."""
-    stride = None
-    for d, s in zip(reversed(dims), reversed(strides)):
-        if d == 1:
-            continue
-        if stride is None:
-            stride, span = s, s * d
-        elif s == span:
-            span = s * d
-        else:
-            return None
-    return 0 if stride is None else stride
-
-
-def _as_gemm3(x, batch):
-    """x (*xb, r, c), xb broadcastable to `batch`: a 3-D (Bx, r, c) operand
-    for gemm with Bx = 1 (one matrix for the whole batch) or prod(batch);
-    a view when the layout allows, else a C-ordered copy."""
-    r, c = x.shape[-2:]
-    isz = x.itemsize
-    nb = len(batch)
-    full = broadcast_to(x, tuple(batch) + (r, c)) if tuple(x.shape[:-2]) != tuple(batch) else x
-    bstrides = full.strides[:nb]
-    mats = _blas_matrix_strides(r, c, full.strides[-2], full.strides[-1], isz)
-    if all(s == 0 or d == 1 for d, s in zip(batch, bstrides)):
-        if mats is not None:
-            return full._with_strides((1, r, c), (r * c * isz, mats[0], mats[1]), 0)
-        one = full[(0,) * nb] if nb else full
-        return one.copy(order="C").reshape((1, r, c))
-    B = _prod(batch)
-    if mats is not None:
-        bs = _merged_batch_stride(batch, bstrides)
-        if bs is not None and bs > 0 and bs % isz == 0:
-            return full._with_strides((B, r, c), (bs, mats[0], mats[1]), 0)
-    return full.copy(order="C").reshape((B, r, c))
-
-
-def _out_gemm3(out, batch):
-    """out (*batch, m, n) as a 3-D (B, m, n) view gemm can write into, or None."""
-    m, n = out.shape[-2:]
-    isz = out.itemsize
-    mats = _blas_matrix_strides(m, n, out.strides[-2], out.strides[-1], isz)
-    if mats is None:
-        return None
-    B = _prod(batch)
-    bs = _merged_batch_stride(batch, out.strides[:len(batch)])
-    if bs is None or bs < 0 or bs % isz != 0 or (B > 1 and bs == 0):
-        return None
-    return out._with_strides((B, m, n), (bs if B > 1 else m * n * isz, mats[0], mats[1]), 0)
-
-
-def _gemm(a3, b3, o3):
-    _core.linalg.gemm(a3, b3, o3)
-
-
-def _fold_rows(a, batch):
-    """When a (*batch, m, k) stacks its rows evenly in memory (e.g. C-ordered),
-    the (1, B*m, k) view that lets one GEMM serve a batch against a single
-    right-hand matrix; else None."""
-    if tuple(a.shape[:-2]) != tuple(batch):
-        return None
-    m, k = a.shape[-2:]
-    isz = a.itemsize
-    if k > 1 and a.strides[-1] != isz:
-        return None
-    rows = _merged_batch_stride(tuple(batch) + (m,), a.strides[:-1])
-    if rows is None or rows < max(k, 1) * isz or rows % isz != 0:
-        return None
-    M = _prod(batch) * m
-    return a._with_strides((1, M, k), (M * rows, rows, isz), 0)
-
-
-def _gemm_product(a, b, batch, out=None):
-    """a (*ba, m, k) @ b (*bb, k, n) with batch = broadcast(ba, bb), both of
-    one BLAS dtype. Writes into `out` (*batch, m, n) of that dtype when given
-    (it must not overlap the inputs) and returns the (*batch, m, n) result."""
-    m, k = a.shape[-2:]
-    n = b.shape[-1]
-    batch = tuple(batch)
-    shape = batch + (m, n)
-    B = _prod(batch)
-    if B == 0 or m == 0 or n == 0:
-        return out if out is not None else _empty_on(a, shape, a.dtype)
-    if k == 0:
-        if out is None:
-            return _zeros_on(a, shape, a.dtype)
-        _core.fill(out, 0)
-        return out
-    b_single = _prod(b.shape[:-2]) == 1
-    if B > 1 and b_single:
-        fa = _fold_rows(a, batch)
-        if fa is not None:
-            res = out if out is not None else _empty_on(a, shape, a.dtype)
-            fo = _fold_rows(res, batch)
-            if fo is None:
-                res = _empty_on(a, shape, a.dtype)
-                fo = _fold_rows(res, batch)
-            _gemm(fa, _as_gemm3(b.reshape(tuple(b.shape[-2:])), ()), fo)
-            if out is not None and res is not out:
-                out[...] = res
-                return out
-            return res
-    a3 = _as_gemm3(a, batch)
-    b3 = _as_gemm3(b, batch)
-    res = out
-    o3 = _out_gemm3(out, batch) if out is not None else None
-    if o3 is None:
-        res = _empty_on(a, shape, a.dtype)
-        o3 = res.reshape((B, m, n))
-    _gemm(a3, b3, o3)
-    if out is not None and res is not out:
-        out[...] = res
-        return out
-    return res
-
-
-# ---------------------------------------------------------------------------- integer / bool products
-_int_kernel = None
-_bool_kernel = None
-
-
-def _kernels():
-    global _int_kernel, _bool_kernel
-    if _int_kernel is None:
-        from kumo._kernel import ReductionKernel
-        # Products and sums modulo 2**64 (unsigned arithmetic is defined to
-        # wrap); the final narrowing gives NumPy's wrapped result in T.
-        _int_kernel = ReductionKernel("T x, T y", "T z", "(unsigned long long)x * (unsigned long long)y", "a + b",
-                                      "z = (T)a", "0", "kumo_int_matmul", reduce_type="unsigned long long")
-        _bool_kernel = ReductionKernel("bool x, bool y", "bool z", "x && y", "a || b", "z = a", "false",
-                                       "kumo_bool_matmul")
-    return _int_kernel, _bool_kernel
-
-
-def _kernel_product(a, b):
-    """a (..., m, k) @ b (..., k, n) for integer or bool arrays of one dtype,
-    batch dimensions broadcast."""
-    ik, bk = _kernels()
-    k = bk if a.dtype.kind == "b" else ik
-    return k(a[..., :, :, None], b[..., None, :, :], axis=-2)
-
-
-def _exact_float_route(dtype, k):
-    """A BLAS float type in which a length-k product of `dtype` operands is
-    exact, or None. bool: counts of true terms; 8/16-bit integers: |products|
-    below 2**16 / 2**32."""
-    c = dtype.char
-    if c == "?":
-        return numpy.dtype(numpy.float32) if k < 2 ** 24 else None
-    if c in "bB":
-        return numpy.dtype(numpy.float64) if k < 2 ** 37 else None
-    if c in "hH":
-        return numpy.dtype(numpy.float64) if k < 2 ** 21 else None
-    return None
-
-
-def _product(a, b, batch, out=None):
-    """a (*ba, m, k) @ b (*bb, k, n) in a's dtype (a and b share it; the caller
-    chose it with _compute_dtype). `out`, when given, has that dtype and shape
-    (*batch, m, n) and does not overlap a or b."""
-    if a.dtype.char in _BLAS_CHARS:
-        return _gemm_product(a, b, batch, out)
-    via = _exact_float_route(a.dtype, a.shape[-1])
-    if via is not None:
-        r = _gemm_product(a.astype(via), b.astype(via), batch)
-        # every partial sum is an integer below 2**24 (float32) / 2**53
-        # (float64), so the float result is exact; int64 then wraps it into
-        # narrow types the way NumPy's integer loops do
-        res = r.astype(numpy.bool_) if a.dtype.kind == "b" else r.astype(numpy.int64).astype(a.dtype)
-    else:
-        res = _kernel_product(a, b)
-    if out is not None:
-        out[...] = res
-        return out
-    return res
-
-
-def _matmul_nd(a, b, res_dtype):
-    """a (..., m, k) @ b (..., k, n) (ndim >= 2, core sizes checked) in NumPy's
-    result dtype `res_dtype`."""
-    cdt = _compute_dtype(res_dtype)
-    a = a.astype(cdt, copy=False)
-    b = b.astype(cdt, copy=False)
-    batch = numpy.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
-    r = _product(a, b, batch)
-    return r.astype(res_dtype, copy=False)
-
-
-def _may_share(x, y):
-    return isinstance(x, ndarray) and isinstance(y, ndarray) and x._same_memory(y)
-
-
 # ---------------------------------------------------------------------------- matmul
-def _batch_broadcast_error(a, b, sa, sb):
-    def remap(x, s):
-        core = ",".join(str(d) for d in s)
-        return "%s->(%s)" % (_shape_str(x.shape), ",".join([str(d) for d in x.shape[:-2]] + ["newaxis"] * 2)) \
-            if x.ndim > 2 else "%s->(%s)" % (_shape_str(x.shape), core)
-    return ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: %s %s "
-                      " and requested shape (%d,%d)" % (remap(a, sa), remap(b, sb), sa[0], sb[-1]))
-
-
 def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True, signature=None,
            axes=None, axis=None):
     """Matrix product of two arrays (numpy.matmul): stacks of matrices in the
@@ -323,6 +99,12 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     if axes is not None:
         return _matmul_axes(a, b, axes, out, casting, dtype)
     return _matmul(a, b, out, casting, dtype, "matmul")
+
+
+def _matmul(a, b, out, casting, dtype, name):
+    """The C++ matmul (linalg/products.h) with `name` in its error messages."""
+    res = _linalg.matmul(a, b, out, dtype, casting, name)
+    return out if out is not None else res  # the caller's object itself, as NumPy returns it
 
 
 _FAST_GEMM_DTYPES = frozenset(numpy.dtype(c) for c in "fdFD")
@@ -403,23 +185,6 @@ def _tiny_batched_matmul(a, b):
     return out
 
 
-def _resolve_dtypes(name, arrays, out, casting, dtype):
-    if dtype is None:
-        res = result_type(*arrays)
-    else:
-        res = numpy.dtype(dtype)
-        for i, x in enumerate(arrays):
-            if not can_cast(x.dtype, res, casting):
-                raise _ufunc_type_error("Cannot cast ufunc '%s' input %d from %r to %r with casting rule '%s'"
-                                        % (name, i, x.dtype, res, casting))
-    if res.kind not in "biufc":
-        raise _ufunc_type_error("ufunc '%s' did not contain a loop with signature matching types" % name)
-    if out is not None and not can_cast(res, out.dtype, casting):
-        raise _ufunc_type_error("Cannot cast ufunc '%s' output from %r to %r with casting rule '%s'"
-                                % (name, res, out.dtype, casting))
-    return res
-
-
 def _check_out_shape(name, sig, out, core, batch):
     if out.ndim < len(core):
         raise ValueError("%s: Output operand 0 does not have enough dimensions (has %d, gufunc core with signature "
@@ -437,53 +202,6 @@ def _check_out_shape(name, sig, out, core, batch):
     if full != obatch:
         raise ValueError("non-broadcastable output operand with shape %s doesn't match the broadcast shape %s"
                          % (_shape_str(out.shape), _shape_str(tuple(full or batch) + core)))
-
-
-def _matmul(a, b, out, casting, dtype, name):
-    for i, x in enumerate((a, b)):
-        if x.ndim == 0:
-            raise ValueError("%s: Input operand %d does not have enough dimensions (has 0, gufunc core with "
-                             "signature %s requires 1)" % (name, i, _MATMUL_SIG))
-    res_dt = _resolve_dtypes(name, (a, b), out, casting, dtype)
-    a2 = a.reshape((1,) + tuple(a.shape)) if a.ndim == 1 else a
-    b2 = b.reshape(tuple(b.shape) + (1,)) if b.ndim == 1 else b
-    m, k = a2.shape[-2:]
-    if b2.shape[-2] != k:
-        raise ValueError("%s: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature %s "
-                         "(size %d is different from %d)" % (name, _MATMUL_SIG, b2.shape[-2], k))
-    n = b2.shape[-1]
-    try:
-        batch = numpy.broadcast_shapes(tuple(a2.shape[:-2]), tuple(b2.shape[:-2]))
-    except ValueError:
-        raise _batch_broadcast_error(a, b, a2.shape[-2:], b2.shape[-2:]) from None
-    core = ((m,) if a.ndim > 1 else ()) + ((n,) if b.ndim > 1 else ())
-    if out is not None:
-        _check_out_shape(name, _MATMUL_SIG, out, core, batch)
-    cdt = _compute_dtype(res_dt)
-    a2 = a2.astype(cdt, copy=False)
-    b2 = b2.astype(cdt, copy=False)
-    if (out is not None and out.dtype == cdt and tuple(out.shape[:out.ndim - len(core)]) == batch
-            and not _may_share(out, a) and not _may_share(out, b)):
-        _product(a2, b2, batch, out=_view_full(out, a.ndim > 1, b.ndim > 1))
-        return out
-    res = _product(a2, b2, batch)
-    if a.ndim == 1 or b.ndim == 1:
-        idx = (Ellipsis,) + ((0,) if a.ndim == 1 else (slice(None),)) + ((0,) if b.ndim == 1 else (slice(None),))
-        res = res[idx]
-    res = res.astype(res_dt, copy=False)
-    if out is not None:
-        out[...] = res
-        return out
-    return res
-
-
-def _view_full(out, has_m, has_n):
-    """`out` (*batch, [m], [n]) as a (*batch, m, n) view (size-1 axes inserted
-    for removed core dimensions)."""
-    if has_m and has_n:
-        return out
-    idx = (Ellipsis,) + ((slice(None),) if has_m else (None,)) + ((slice(None),) if has_n else (None,))
-    return out[idx]
 
 
 def _matmul_axes(a, b, axes, out, casting, dtype):
@@ -542,9 +260,36 @@ def vecmat(x1, x2, /, out=None, *, casting="same_kind", dtype=None):
 
 
 # ---------------------------------------------------------------------------- dot family
+def dot(a, b, out=None):
+    """Dot product (numpy.dot): scalars multiply, 1-d . 1-d is the inner
+    product, 2-d . 2-d the matrix product, N-d . M-d sums over the last axis of
+    `a` and the second-to-last of `b`."""
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError("'out' must be an array")
+    res = _linalg.dot(asarray(a), asarray(b), out)
+    return out if out is not None else res
+
+
+def vdot(a, b, /):
+    """Dot product of the flattened arrays, conjugating the first (numpy.vdot)."""
+    return _linalg.vdot(asarray(a), asarray(b))
+
+
+def inner(a, b, /):
+    """Inner product over the last axes (numpy.inner)."""
+    return _linalg.inner(asarray(a), asarray(b))
+
+
+def outer(a, b, out=None):
+    """Outer product of the flattened arrays (numpy.outer)."""
+    if out is not None and not isinstance(out, ndarray):
+        return uf.multiply(asarray(a).reshape(-1)[:, None], asarray(b).reshape(-1)[None, :], out=out)
+    res = _linalg.outer(asarray(a), asarray(b), out)
+    return out if out is not None else res
+
+
 def _dot_out(res, out, res_dt):
-    if out is None:
-        return res
+    """multi_dot's out=, checked as numpy.dot checks it."""
     if not isinstance(out, ndarray):
         raise TypeError("'out' must be an array")
     if out.dtype != res_dt or out.ndim != res.ndim or not out._c_contiguous:
@@ -554,57 +299,6 @@ def _dot_out(res, out, res_dt):
         raise ValueError("output array has wrong dimensions")
     out[...] = res
     return out
-
-
-def _not_aligned(a, b, da, db):
-    return ValueError("shapes %s and %s not aligned: %d (dim %d) != %d (dim %d)"
-                      % (_shape_str(a.shape), _shape_str(b.shape), a.shape[da], da, b.shape[db], db))
-
-
-def dot(a, b, out=None):
-    """Dot product (numpy.dot): scalars multiply, 1-d . 1-d is the inner
-    product, 2-d . 2-d the matrix product, N-d . M-d sums over the last axis of
-    `a` and the second-to-last of `b`."""
-    a, b = asarray(a), asarray(b)
-    res_dt = result_type(a, b)
-    if a.ndim == 0 or b.ndim == 0:
-        return _dot_out(uf.multiply(a, b), out, res_dt)
-    db = 0 if b.ndim == 1 else b.ndim - 2
-    if a.shape[-1] != b.shape[db]:
-        raise _not_aligned(a, b, a.ndim - 1, db)
-    if b.ndim <= 2:
-        # matmul's 1-d promotion gives dot's shapes when b has at most 2 dims
-        res = _matmul(a, b, None, "same_kind", None, "matmul")
-    else:
-        res = _tensordot(a, b, [a.ndim - 1], [b.ndim - 2], res_dt)
-    return _dot_out(res, out, res_dt)
-
-
-def vdot(a, b, /):
-    """Dot product of the flattened arrays, conjugating the first (numpy.vdot)."""
-    a, b = asarray(a), asarray(b)
-    a, b = a.reshape(-1), b.reshape(-1)
-    if a.size != b.size:
-        raise ValueError("vectors have different lengths")
-    if a.dtype.kind == "c":
-        a = uf.conjugate(a)
-    return _matmul(a, b, None, "same_kind", None, "matmul")
-
-
-def inner(a, b, /):
-    """Inner product over the last axes (numpy.inner)."""
-    a, b = asarray(a), asarray(b)
-    if a.ndim == 0 or b.ndim == 0:
-        return uf.multiply(a, b)
-    if a.shape[-1] != b.shape[-1]:
-        raise _not_aligned(a, b, a.ndim - 1, b.ndim - 1)
-    return _tensordot(a, b, [a.ndim - 1], [b.ndim - 1], result_type(a, b))
-
-
-def outer(a, b, out=None):
-    """Outer product of the flattened arrays (numpy.outer)."""
-    a, b = asarray(a), asarray(b)
-    return uf.multiply(a.reshape(-1)[:, None], b.reshape(-1)[None, :], out=out)
 
 
 def _normalize_axes_list(axes, ndim):
@@ -630,33 +324,8 @@ def tensordot(a, b, axes=2):
             raise ValueError("axes must be an integer or a pair of sequences of axes") from None
         axes_a = [axes_a] if isinstance(axes_a, int) or numpy.ndim(axes_a) == 0 else list(axes_a)
         axes_b = [axes_b] if isinstance(axes_b, int) or numpy.ndim(axes_b) == 0 else list(axes_b)
-    else:
-        # NumPy's literal ranges: a negative N gives empty lists (an outer product)
-        axes_a = list(range(-n, 0))
-        axes_b = list(range(0, n))
-    if len(axes_a) != len(axes_b):
-        raise ValueError("shape-mismatch for sum")
-    try:
-        axes_a = _normalize_axes_list(axes_a, a.ndim)
-        axes_b = _normalize_axes_list(axes_b, b.ndim)
-    except numpy.exceptions.AxisError:
-        raise IndexError("tuple index out of range") from None
-    for i, j in zip(axes_a, axes_b):
-        if a.shape[i] != b.shape[j]:
-            raise ValueError("shape-mismatch for sum")
-    return _tensordot(a, b, axes_a, axes_b, result_type(a, b))
-
-
-def _tensordot(a, b, axes_a, axes_b, res_dt):
-    free_a = [i for i in range(a.ndim) if i not in axes_a]
-    free_b = [i for i in range(b.ndim) if i not in axes_b]
-    M = _prod(a.shape[i] for i in free_a)
-    N = _prod(b.shape[i] for i in free_b)
-    K = _prod(a.shape[i] for i in axes_a)
-    a2 = a.transpose(free_a + list(axes_a)).reshape((M, K))
-    b2 = b.transpose(list(axes_b) + free_b).reshape((K, N))
-    res = _matmul_nd(a2, b2, res_dt)
-    return res.reshape(tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b))
+        return _linalg.tensordot(a, b, [operator.index(x) for x in axes_a], [operator.index(x) for x in axes_b])
+    return _linalg.tensordot(a, b, n)
 
 
 def kron(a, b):
@@ -748,18 +417,13 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, casting="same_kind", dtype=None):
         raise ValueError("vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
                          "(n),(n)->() (size %d is different from %d)" % (b.shape[-1], a.shape[-1]))
     out = _check_out_array(out)
-    res_dt = _resolve_dtypes("vecdot", (a, b), out, casting, dtype)
-    cdt = _compute_dtype(res_dt)
-    a = a.astype(cdt, copy=False)
-    b = b.astype(cdt, copy=False)
-    if cdt.kind == "c":
+    if a.dtype.kind == "c":
         a = uf.conjugate(a)
-    if cdt.char in _BLAS_CHARS:
-        res = _sum(uf.multiply(a, b), axis=-1, dtype=cdt)
-    else:
-        res = _kernel_product(a[..., None, :], b[..., :, None])[..., 0, 0]
-    res = res.astype(res_dt, copy=False)
+    res = _matmul(a[..., None, :], b[..., :, None], None, casting, dtype, "vecdot")[..., 0, 0]
     if out is not None:
+        if not numpy.can_cast(res.dtype, out.dtype, casting):
+            raise _core.UFuncTypeError("Cannot cast ufunc 'vecdot' output from %r to %r with casting rule '%s'"
+                                       % (res.dtype, out.dtype, casting))
         _check_out_shape("vecdot", "(n),(n)->()", out, (), tuple(res.shape))
         out[...] = res
         return out
@@ -896,13 +560,12 @@ def matrix_power(a, n):
         n = -n
     if n == 1:
         return a.copy()
-    res_dt = a.dtype
     result = None
     power = a
     while True:
         if n & 1:
-            result = power if result is None else _matmul_nd(result, power, res_dt)
+            result = power if result is None else _linalg.matmul(result, power)
         n >>= 1
         if not n:
             return result
-        power = _matmul_nd(power, power, res_dt)
+        power = _linalg.matmul(power, power)

@@ -9,8 +9,8 @@ import collections
 
 import numpy
 
+from kumo import _core
 from kumo import _creation
-from kumo import _manipulation
 from kumo import _reductions as red
 from kumo import _ufuncs as uf
 from kumo._searching import where
@@ -59,53 +59,11 @@ def _identity_rhs(batch, n, t):
 
 
 # ---------------------------------------------------------------- solve
-def _core_mismatch(signature, name, dim, got, want):
-    return ValueError("%s: Input operand 1 has a mismatch in its core dimension %d, with gufunc signature %s "
-                      "(size %d is different from %d)" % (name, dim, signature, got, want))
-
-
 def solve(a, b):
     """x with a @ x == b. ``b`` is one vector per matrix only when b.ndim == 1
     (NumPy 2's rule); otherwise b (..., M, K) holds K right-hand sides, and
-    the leading axes of a and b broadcast."""
-    a = _util.asarray(a)
-    b = _util.asarray(b)
-    _util.assert_stacked_square(a)
-    t = _util.common_type(a, b)
-    n = a.shape[-1]
-    vector = b.ndim == 1
-    if vector:
-        if b.shape[0] != n:
-            raise _core_mismatch("(m,m),(m)->(m)", "solve1", 0, b.shape[0], n)
-        b = b.reshape((n, 1))
-    elif b.shape[-2] != n:
-        raise _core_mismatch("(m,m),(m,n)->(m,n)", "solve", 0, b.shape[-2], n)
-    k = b.shape[-1]
-    batch_shape = tuple(_manipulation.broadcast_shapes(a.shape[:-2], b.shape[:-2]))
-    batch = _util.prod(batch_shape)
-    out_shape = batch_shape + ((n,) if vector else (n, k))
-    with _util.on_device_of(a):
-        if batch == 0 or n == 0:
-            return _creation.zeros(out_shape, t)
-        if _util.prod(a.shape[:-2]) == 1:
-            # One matrix for every right-hand side: factor it once and solve
-            # all of b's matrices as the columns of one n x (batch*k) system.
-            lu, ipiv, info, trans = _lu(a.reshape((1, n, n)), t)
-            _util.check_info(info, "Singular matrix")
-            base = _creation.empty((1, batch * k, n), t)
-            rhs = base.transpose(0, 2, 1)
-            view = base.reshape((batch, k, n)).transpose(0, 2, 1)
-        else:
-            if a.shape[:-2] != batch_shape:
-                a = _manipulation.broadcast_to(a, batch_shape + (n, n))
-            lu, ipiv, info, trans = _lu(a, t)
-            _util.check_info(info, "Singular matrix")
-            rhs = view = _util.fortran_batch(batch, n, k, t)
-        if rhs.size == 0:
-            return _creation.zeros(out_shape, t)
-        view.reshape(batch_shape + (n, k))[...] = b
-        _util.backend().getrs(lu, ipiv, rhs, trans)
-        return view.reshape(out_shape)
+    the leading axes of a and b broadcast. (C++: kumo::linalg::solve.)"""
+    return _core.linalg.solve(_util.asarray(a), _util.asarray(b))
 
 
 def _inv_work(a, t, raise_singular):
@@ -120,58 +78,19 @@ def _inv_work(a, t, raise_singular):
 
 def inv(a):
     """The inverse of each square matrix; LinAlgError("Singular matrix") if any is singular."""
-    a = _util.asarray(a)
-    _util.assert_stacked_square(a)
-    t = _util.common_type(a)
-    with _util.on_device_of(a):
-        if a.size == 0:
-            return _creation.empty(a.shape, t)
-        res, _ = _inv_work(a, t, True)
-        return res.reshape(a.shape)
+    return _core.linalg.inv(_util.asarray(a))
 
 
 # ---------------------------------------------------------------- determinants
-def _slogdet(a):
-    a = _util.asarray(a)
-    _util.assert_stacked_square(a)
-    t = _util.common_type(a)
-    rt = _util.real_dtype(t)
-    n = a.shape[-1]
-    batch_shape = a.shape[:-2]
-    batch = _util.prod(batch_shape)
-    if batch == 0 or n == 0:
-        # The empty product: det 1, log|det| 0.
-        return _creation.ones(batch_shape, t), _creation.zeros(batch_shape, rt)
-    lu, ipiv, info, _ = _lu(a, t)
-    diag = lu._diagonal(0, 1, 2)  # (B, n)
-    # Each ipiv[i] != i + 1 is one row interchange.
-    swaps = red.count_nonzero(uf.not_equal(ipiv, _creation.arange(1, n + 1, dtype=numpy.int32)), axis=-1)
-    parity = (1 - 2 * uf.remainder(swaps, 2)).astype(t)
-    absd = uf.absolute(diag)
-    logdet = red.sum(uf.log(absd), axis=-1)
-    phase = uf.divide(diag, absd) if t.kind == "c" else uf.sign(diag)
-    sign = parity * red.prod(phase, axis=-1)
-    failed = _util.failed_mask(info)
-    sign = where(failed, _creation.zeros((), t), sign)
-    logdet = where(failed, _creation.full((), -numpy.inf, rt), logdet)
-    return sign.reshape(batch_shape), logdet.reshape(batch_shape)
-
-
 def slogdet(a):
     """Sign (a unit-modulus complex number for complex input) and natural
     log of |det|; a singular matrix gives (0, -inf)."""
-    a = _util.asarray(a)
-    with _util.on_device_of(a):
-        sign, logdet = _slogdet(a)
-        return SlogdetResult(sign, logdet)
+    return SlogdetResult(*_core.linalg.slogdet(_util.asarray(a)))
 
 
 def det(a):
     """Determinant of each square matrix (sign * exp(log|det|), as NumPy)."""
-    a = _util.asarray(a)
-    with _util.on_device_of(a):
-        sign, logdet = _slogdet(a)
-        return sign * uf.exp(logdet)
+    return _core.linalg.det(_util.asarray(a))
 
 
 # ---------------------------------------------------------------- pinv / lstsq
