@@ -21,3 +21,5 @@
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"
 #include "routines/assignment.h"
+
+#include "random/generator.h"
