@@ -23,3 +23,5 @@
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"
 #include "routines/assignment.h"
+
+#include "random/generator.h"

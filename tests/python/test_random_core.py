@@ -327,3 +327,125 @@ def test_uniform_transform_matches_formula():
     w = h(kr.Philox4x3210(31)._uint32((4,))).astype(numpy.uint64)
     expect = ((w[0::2] | (w[1::2] << numpy.uint64(32))) >> numpy.uint64(11)) * 2.0 ** -53
     numpy.testing.assert_array_equal(h(kr.Generator(bg).random(2)), expect)
+
+
+# ---- the C++ Generator (random/generator.h) draws Python's streams ----
+def _cxx_generator(kind, seed):
+    from kumo import _core
+    return _core.random.Generator(_core.random.BitGenerator(kind, seed))
+
+
+_CXX_CALLS = [
+    ("random", lambda g: g.random(7), lambda c: c.random((7,), numpy.float64)),
+    ("random_f32", lambda g: g.random((2, 3), dtype=numpy.float32), lambda c: c.random((2, 3), numpy.float32)),
+    ("standard_normal", lambda g: g.standard_normal(9), lambda c: c.standard_normal((9,), numpy.float64)),
+    ("standard_normal_f32", lambda g: g.standard_normal(5, dtype=numpy.float32),
+     lambda c: c.standard_normal((5,), numpy.float32)),
+    ("uniform", lambda g: g.uniform(-2.0, 3.0, (4, 2)), lambda c: c.uniform(-2.0, 3.0, (4, 2))),
+    ("normal", lambda g: g.normal(1.5, 0.25, 11), lambda c: c.normal(1.5, 0.25, (11,))),
+    ("integers", lambda g: g.integers(-7, 1000, 13), lambda c: c.integers(-7, 1000, (13,), numpy.int64, False)),
+    ("integers_u8", lambda g: g.integers(0, 255, 6, dtype=numpy.uint8, endpoint=True),
+     lambda c: c.integers(0, 255, (6,), numpy.uint8, True)),
+    ("permutation", lambda g: g.permutation(20), lambda c: c.permutation(20)),
+    ("permutation_rows", lambda g: g.permutation(kumo.arange(12).reshape(4, 3)),
+     lambda c: c.permutation(kumo.arange(12).reshape(4, 3))),
+]
+
+
+@pytest.mark.parametrize("name,py_call,cxx_call", _CXX_CALLS, ids=[c[0] for c in _CXX_CALLS])
+@pytest.mark.parametrize("seed", [0, 42, 2**64 - 1])
+def test_cxx_generator_matches_default_rng(name, py_call, cxx_call, seed):
+    g = kr.default_rng(seed)
+    c = _cxx_generator("philox4x32_10", seed)
+    for _ in range(2):  # and the streams continue alike
+        k, x = py_call(g), cxx_call(c)
+        assert k.dtype == x.dtype and k.shape == x.shape
+        numpy.testing.assert_array_equal(h(k), h(x))
+
+
+def test_cxx_generator_matches_xorwow_generator():
+    g = kr.Generator(kr.XORWOW(5))
+    c = _cxx_generator("xorwow", 5)
+    numpy.testing.assert_array_equal(h(g.standard_normal(1001)), h(c.standard_normal((1001,), numpy.float64)))
+    numpy.testing.assert_array_equal(h(g.integers(0, 10, 5)), h(c.integers(0, 10, (5,), numpy.int64, False)))
+
+
+def test_python_methods_draw_through_the_cxx_generator():
+    # The Generator's bit generator wraps a C++ BitGenerator, and its state
+    # moves when the C++ Generator draws.
+    g = kr.default_rng(8)
+    cxx = g.bit_generator._cxx
+    before = g.bit_generator.state["state"]["offset"]
+    cxx.random((5,), numpy.float64)
+    assert g.bit_generator.state["state"]["offset"] == before + 10
+    numpy.testing.assert_array_equal(h(g.random(3)), h(_cxx_generator("philox4x32_10", 8).random((8,), numpy.float64))[5:])
+
+
+def test_normal_stream_is_box_muller_of_the_words():
+    # Pair j of an n-value draw uses uint64 words j and pairs + j (Box-Muller
+    # with u1 in (0, 1], u2 in [0, 1)); the fma-only math is within an ulp or two of libm.
+    n, pairs = 7, 4
+    w = h(kr.Philox4x3210(17)._uint32((4 * pairs,))).view(numpy.uint64)
+    u1 = ((w[:pairs] >> numpy.uint64(11)) + numpy.uint64(1)) * 2.0 ** -53
+    u2 = (w[pairs:] >> numpy.uint64(11)) * 2.0 ** -53
+    r = numpy.sqrt(-2.0 * numpy.log(u1))
+    expect = numpy.concatenate([r * numpy.cos(2 * numpy.pi * u2), r * numpy.sin(2 * numpy.pi * u2)])[:n]
+    numpy.testing.assert_allclose(h(kr.default_rng(17).standard_normal(n)), expect, rtol=1e-13, atol=1e-15)
+
+
+def _philox_u32_stream(key, index, count):
+    """Per-element Philox4x32-10 words (the reference for integers())."""
+    m32 = 0xFFFFFFFF
+    k0, k1 = key & m32, key >> 32
+    ctr = [index & m32, index >> 32, 0, 0]
+    out = []
+    while len(out) < count:
+        c0, c1, c2, c3 = ctr
+        a, b = k0, k1
+        for _ in range(10):
+            p0, p1 = 0xD2511F53 * c0, 0xCD9E8D57 * c2
+            c0, c1, c2, c3 = (p1 >> 32) ^ c1 ^ a, p1 & m32, (p0 >> 32) ^ c3 ^ b, p0 & m32
+            a, b = (a + 0x9E3779B9) & m32, (b + 0xBB67AE85) & m32
+        out += [c0, c1, c2, c3]
+        ctr[2] += 1
+    return out
+
+
+def test_integers_stream_is_lemire_over_per_element_philox():
+    lo, hi, n = -3, 97, 12
+    w = h(kr.Philox4x3210(29)._uint32((2,)))
+    key = (int(w[0]) << 32) | int(w[1])
+    s = hi - lo
+    expect = []
+    for i in range(n):
+        words = iter(_philox_u32_stream(key, i, 64))
+        m = next(words) * s
+        if (m & 0xFFFFFFFF) < s:
+            t = (2**32 - s) % s
+            while (m & 0xFFFFFFFF) < t:
+                m = next(words) * s
+        expect.append(lo + (m >> 32))
+    numpy.testing.assert_array_equal(h(kr.default_rng(29).integers(lo, hi, n)), expect)
+
+
+def test_permutation_is_stable_argsort_of_word_keys():
+    w = h(kr.Philox4x3210(30)._uint32((2 * 25,))).view(numpy.uint64)
+    numpy.testing.assert_array_equal(h(kr.default_rng(30).permutation(25)), numpy.argsort(w, kind="stable"))
+
+
+def test_integers_uint64_full_span():
+    x = h(kr.default_rng(3).integers(0, 2**64, 1000, dtype=numpy.uint64))
+    assert x.dtype == numpy.uint64 and x.max() > 2**63
+
+
+@pytest.mark.parametrize("low,high,dtype,msg", [
+    (-2**70, 5, numpy.int64, "low is out of bounds for int64"),
+    (0, 2**70, numpy.int64, "high is out of bounds for int64"),
+    (2**70, 2**71, numpy.uint64, "high is out of bounds for uint64"),
+    ([0, -2**70], 5, numpy.int64, "low is out of bounds for int64"),
+])
+def test_integers_bounds_beyond_64_bits(low, high, dtype, msg):
+    with pytest.raises(ValueError, match=msg):
+        numpy.random.default_rng(0).integers(low, high, dtype=dtype)
+    with pytest.raises(ValueError, match=msg):
+        kr.default_rng(0).integers(low, high, dtype=dtype)

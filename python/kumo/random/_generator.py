@@ -1,69 +1,24 @@
-"""numpy.random.Generator over kumo bit generators, and default_rng."""
+"""numpy.random.Generator over kumo bit generators, and default_rng.
+
+random, standard_normal, uniform, normal, integers and permutation are the
+C++ kumo::random::Generator's (random/generator.h); this module parses their
+arguments as NumPy does and composes the rest.
+"""
 import functools
 import operator
 
 import numpy
 
-import kumo
 from kumo import _core
 from kumo.random import _bit_generator as _bg
 from kumo.random._common import normalize_size, float_dtype, check_out, as_param, check_constraint, \
     output_shape, CONS_NON_NEGATIVE
-from kumo.random._philox import PHILOX_PREAMBLE
 
 ndarray = _core.ndarray
-
-_INT_PREAMBLE = PHILOX_PREAMBLE + r"""
-// 64 x 64 -> 128-bit product from 32-bit limbs (same code on both targets).
-KUMO_FN void kumo_rng_mul64wide(unsigned long long a, unsigned long long b, unsigned long long* hi,
-                                unsigned long long* lo) {
-  const unsigned long long a0 = a & 0xFFFFFFFFull, a1 = a >> 32, b0 = b & 0xFFFFFFFFull, b1 = b >> 32;
-  const unsigned long long p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
-  const unsigned long long mid = (p00 >> 32) + (p01 & 0xFFFFFFFFull) + (p10 & 0xFFFFFFFFull);
-  *lo = (mid << 32) | (p00 & 0xFFFFFFFFull);
-  *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-}
-// Uniform on [0, rmax] without bias: Lemire's multiply-shift with rejection
-// (redraws come from the element's own Philox stream).
-KUMO_INL unsigned long long kumo_rng_bounded(KumoPhilox& r, unsigned long long rmax) {
-  if (rmax == 0ull) return 0ull;
-  if (rmax == 0xFFFFFFFFFFFFFFFFull) return kumo_philox_u64(r);
-  if (rmax == 0xFFFFFFFFull) return (unsigned long long)kumo_philox_u32(r);
-  if (rmax < 0xFFFFFFFFull) {
-    const unsigned int s = (unsigned int)(rmax + 1ull);
-    unsigned long long m = (unsigned long long)kumo_philox_u32(r) * s;
-    unsigned int l = (unsigned int)m;
-    if (l < s) {
-      const unsigned int t = (0u - s) % s;
-      while (l < t) { m = (unsigned long long)kumo_philox_u32(r) * s; l = (unsigned int)m; }
-    }
-    return m >> 32;
-  }
-  const unsigned long long s = rmax + 1ull;
-  unsigned long long hi, lo;
-  kumo_rng_mul64wide(kumo_philox_u64(r), s, &hi, &lo);
-  if (lo < s) {
-    const unsigned long long t = (0ull - s) % s;
-    while (lo < t) kumo_rng_mul64wide(kumo_philox_u64(r), s, &hi, &lo);
-  }
-  return hi;
-}
-"""
-
-
-def _int_kernel():
-    return _bg.rng_kernel("bounded_int", "uint64 lo, uint64 rmax, raw uint64 key", "T y",
-                          "KumoPhilox r; kumo_philox_init(r, key[0], i);"
-                          " y = (T)(lo + kumo_rng_bounded(r, rmax));", _INT_PREAMBLE)
-
 
 def _lognormal_kernel():
     return _bg.rng_kernel("lognormal", "float64 z, float64 mean, float64 sigma", "T y",
                           "y = (T)kumo_rng_exp(fma(sigma, z, mean))")
-
-
-def _key_array(bg):
-    return _bg_to_device(bg, numpy.array(bg._next_key(), dtype=numpy.uint64))
 
 
 def _bg_to_device(bg, host):
@@ -88,6 +43,34 @@ def _host(v):
     return _core.to_numpy(v) if isinstance(v, ndarray) else numpy.asarray(v)
 
 
+def _check_int_bounds(lo, hi, vmin, vmax, name, endpoint):
+    # NumPy's checks, in NumPy's order; the C++ Generator makes the same ones.
+    if lo < vmin:
+        raise ValueError("low is out of bounds for %s" % name)
+    if hi > vmax:
+        raise ValueError("high is out of bounds for %s" % name)
+    if lo > hi:
+        raise ValueError("low > high" if endpoint else "low >= high")
+
+
+def _int64_bounds(values, what, vmin, vmax, name, endpoint):
+    """Integer bounds as an int64 or uint64 NumPy array for the C++ Generator.
+    Bounds no 64-bit dtype holds are out of range for every dtype: NumPy's
+    error is raised here."""
+    a = _host(values)
+    if a.dtype.kind in "biu":
+        return a
+    if a.dtype.kind != "O" or not all(isinstance(v, (int, numpy.integer)) for v in a.flat):
+        raise TypeError("Unsupported dtype for low/high: integers are required")
+    for dt in (numpy.int64, numpy.uint64):
+        info = numpy.iinfo(dt)
+        if all(info.min <= int(v) <= info.max for v in a.flat):
+            return a.astype(dt)
+    if what == "low":
+        raise ValueError("low is out of bounds for %s" % name)
+    raise ValueError("high is out of bounds for %s" % name)
+
+
 def _integers(bg, low, high, size, dtype, endpoint, legacy=False):
     dt = numpy.dtype(dtype)
     if dt.kind not in "biu":
@@ -99,51 +82,19 @@ def _integers(bg, low, high, size, dtype, endpoint, legacy=False):
     else:
         info = numpy.iinfo(dt)
         vmin, vmax, name = int(info.min), int(info.max), dt.name
+    shape = normalize_size(size)
     if _is_int_scalar(low) and _is_int_scalar(high):
-        lo, hi = int(low), int(high) - (0 if endpoint else 1)
-        if lo < vmin:
-            raise ValueError("low is out of bounds for %s" % name)
-        if hi > vmax:
-            raise ValueError("high is out of bounds for %s" % name)
-        if lo > hi:
-            raise ValueError("low > high" if endpoint else "low >= high")
-        shape = _shape_of(size)
-        lo_p, rmax_p = lo & _bg._MASK64, (hi - lo) & _bg._MASK64
-    else:
-        lo_a = _host(low).astype(object)
-        hi_a = _host(high).astype(object) - (0 if endpoint else 1)
-        for a in (lo_a, hi_a):
-            if not all(isinstance(v, (int, numpy.integer)) for v in a.flat):
-                raise TypeError("Unsupported dtype for low/high: integers are required")
-        if lo_a.size and min(int(v) for v in lo_a.flat) < vmin:
-            raise ValueError("low is out of bounds for %s" % name)
-        if hi_a.size and max(int(v) for v in hi_a.flat) > vmax:
-            raise ValueError("high is out of bounds for %s" % name)
-        lo_b, hi_b = numpy.broadcast_arrays(lo_a, hi_a)
-        if lo_b.size and any(int(a) > int(b) for a, b in zip(lo_b.flat, hi_b.flat)):
-            raise ValueError("low > high" if endpoint else "low >= high")
-        bshape = lo_b.shape
-        s = normalize_size(size)
-        if s is None:
-            shape = bshape
-        else:
-            if tuple(numpy.broadcast_shapes(s, bshape)) != tuple(s):
-                raise ValueError("shape mismatch: objects cannot be broadcast to a single shape.")
-            shape = s
-        lo_p = _bg_to_device(bg, numpy.array([int(v) & _bg._MASK64 for v in lo_b.flat], dtype=numpy.uint64)
-                             .reshape(bshape))
-        rmax_p = _bg_to_device(bg, numpy.array([(int(b) - int(a)) & _bg._MASK64 for a, b in
-                                                zip(lo_b.flat, hi_b.flat)], dtype=numpy.uint64).reshape(bshape))
-        lo_p, rmax_p = kumo.broadcast_to(lo_p, shape), kumo.broadcast_to(rmax_p, shape)
-    out = bg._empty(shape, dt)
-    if out.size == 0:
-        return out
-    with bg.device:
-        if not isinstance(lo_p, ndarray):
-            lo_p = _bg_to_device(bg, numpy.array(lo_p, dtype=numpy.uint64))
-            rmax_p = _bg_to_device(bg, numpy.array(rmax_p, dtype=numpy.uint64))
-        _int_kernel()(lo_p, rmax_p, _key_array(bg), out)
-    return out
+        lo, hi = int(low), int(high)
+        if not (-2**63 <= lo < 2**64 and -2**63 <= hi < 2**64 + (0 if endpoint else 1)):
+            # Beyond 64 bits: out of range for every dtype, so this raises.
+            _check_int_bounds(lo, hi - (0 if endpoint else 1), vmin, vmax, name, endpoint)
+        if hi == 2**64:
+            # uint64's whole span, [lo, 2**64): the same range with an endpoint that fits 64 bits.
+            return bg._cxx.integers(lo, hi - 1, shape, dt, True)
+        return bg._cxx.integers(lo, hi, shape, dt, endpoint)
+    lo_h = _int64_bounds(low, "low", vmin, vmax, name, endpoint)
+    hi_h = _int64_bounds(high, "high", vmin, vmax, name, endpoint)
+    return bg._cxx.integers(_bg_to_device(bg, lo_h), _bg_to_device(bg, hi_h), shape, dt, endpoint)
 
 
 def _sample_keys(bg, n):
@@ -152,10 +103,9 @@ def _sample_keys(bg, n):
 
 
 def _perm(bg, n):
-    """A uniformly random permutation of range(n) (host int64): the stable
-    argsort of random 64-bit keys. kumo has no device sort yet, so the keys
-    come to the host (the same keys, hence the same permutation, on every device)."""
-    return numpy.argsort(_sample_keys(bg, n), kind="stable").astype(numpy.int64)
+    """A uniformly random permutation of range(n) (host int64), from the C++
+    Generator's permutation: the stable argsort of random 64-bit keys."""
+    return _core.to_numpy(bg._cxx.permutation(int(n)))
 
 
 def _to_kumo_like(bg, host):
@@ -280,29 +230,11 @@ class Generator:
 
     def uniform(self, low=0.0, high=1.0, size=None):
         bg = self._bit_generator
-        lo, hi = as_param(bg, low), as_param(bg, high)
-        shape = output_shape(size, lo, hi)
-        if isinstance(lo, float) and isinstance(hi, float):
-            rng = hi - lo
-            if not numpy.isfinite(rng):
-                raise OverflowError("high - low range exceeds valid bounds")
-        else:
-            with bg.device:
-                rng = kumo.subtract(hi, lo)
-                if not bool(kumo.all(kumo.isfinite(rng))):
-                    raise OverflowError("high - low range exceeds valid bounds")
-        u = bg._random(shape)
-        with bg.device:
-            return kumo.add(lo, kumo.multiply(u, rng))
+        return bg._cxx.uniform(as_param(bg, low), as_param(bg, high), normalize_size(size))
 
     def normal(self, loc=0.0, scale=1.0, size=None):
         bg = self._bit_generator
-        loc, scale = as_param(bg, loc), as_param(bg, scale)
-        check_constraint(scale, "scale", CONS_NON_NEGATIVE)
-        shape = output_shape(size, loc, scale)
-        z = bg._standard_normal(shape)
-        with bg.device:
-            return kumo.add(loc, kumo.multiply(scale, z))
+        return bg._cxx.normal(as_param(bg, loc), as_param(bg, scale), normalize_size(size))
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
         bg = self._bit_generator
@@ -336,12 +268,10 @@ class Generator:
     def permutation(self, x, axis=0):
         bg = self._bit_generator
         if isinstance(x, (int, numpy.integer)):
-            return _to_kumo_like(bg, _perm(bg, int(x)))
-        host = _host(x)
-        if host.ndim == 0:
-            raise numpy.exceptions.AxisError("axis 0 is out of bounds for array of dimension 0")
-        axis = _normalize_axis(axis, host.ndim)
-        return _to_kumo_like(bg, numpy.take(host, _perm(bg, host.shape[axis]), axis=axis))
+            return bg._cxx.permutation(int(x))
+        if not (isinstance(x, ndarray) and x.device == bg.device):
+            x = _to_kumo_like(bg, _host(x))
+        return bg._cxx.permutation(x, operator.index(axis))
 
     def shuffle(self, x, axis=0):
         if not isinstance(x, ndarray):
