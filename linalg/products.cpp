@@ -264,7 +264,7 @@ Array as_gemm3(const Array& x, const Shape& batch) {
   const int nb = batch.size();
   const Shape full_shape = cat(batch, {r, c});
   Array full = x.shape() == full_shape ? x : x.broadcast_to(full_shape);
-  int64_t sr, sc;
+  int64_t sr = 0, sc = 0;  // set when mats is true
   const bool mats = blas_matrix_strides(r, c, full.strides()[nb], full.strides()[nb + 1], isz, &sr, &sc);
   bool single = true;
   for (int i = 0; i < nb; ++i) single &= full.strides()[i] == 0 || batch[i] == 1;
@@ -285,7 +285,7 @@ Array as_gemm3(const Array& x, const Shape& batch) {
 std::optional<Array> out_gemm3(const Array& out, const Shape& batch) {
   const int nd = out.ndim(), nb = batch.size();
   const int64_t m = out.shape()[nd - 2], n = out.shape()[nd - 1], isz = out.itemsize();
-  int64_t sr, sc;
+  int64_t sr = 0, sc = 0;
   if (!blas_matrix_strides(m, n, out.strides()[nd - 2], out.strides()[nd - 1], isz, &sr, &sc)) return std::nullopt;
   const int64_t B = prod(batch);
   auto bs = merged_stride(batch.data(), out.strides().data(), nb);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/array.h"
+#include "core/cuda_plugin.h"
 #include "core/device.h"
 #include "core/dtype.h"
 #include "core/errors.h"
