@@ -152,13 +152,18 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
     if (columns) {
       for (size_t k = 0; k < nin; ++k) {
         int64_t item = inputs[k].itemsize();
-        if (oit.strides[k][0] != item || std::abs(rit.strides[k].back()) <= item) columns = false;
+        // Inputs after the first may be broadcast along the reduction
+        // (stride 0, e.g. a kept mean): they still stream along the outputs.
+        const int64_t rs = std::abs(rit.strides[k].back());
+        if (oit.strides[k][0] != item || (rs <= item && !(k > 0 && rs == 0))) columns = false;
       }
       for (size_t k = 0; k < nout; ++k)
         if (oit.strides[nin + k][0] != outputs[k].itemsize()) columns = false;
     }
     if (columns) {
-      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(1024, kHostGrain / std::max<int64_t>(red_size, 1)));
+      // Blocks of at least 128 outputs keep the inner loop long enough to
+      // vectorize while a 1000-column reduction still spreads over threads.
+      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(128, kHostGrain / std::max<int64_t>(red_size, 1)));
     } else {
       run_host_range(ck->rows, buf.data(), out_size, std::max<int64_t>(1, kHostGrain / std::max<int64_t>(red_size, 1)));
     }
