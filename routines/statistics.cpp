@@ -46,6 +46,37 @@ const kernels::ReductionSpec& first_index_spec() {
   return *spec;
 }
 
+// The two passes over one axis of src (the first index of the extremum).
+Array two_pass_arg(const Array& src, int ax, bool is_max) {
+  ReduceOptions keep = ReduceOptions().keepdims(true);
+  Array m = is_max ? max(src, ax, keep) : min(src, ax, keep);
+  return kernels::call_reduction(first_index_spec(), {src, m}, {}, {ax}, false, false)[0];
+}
+
+// Flat index of the extremum of a 1-D array. Long arrays are cut into
+// blocks: one pass finds each block's extremum, the first block holding the
+// overall one is searched again while it is small enough to sit in cache,
+// so the data is read about once instead of twice.
+int64_t flat_arg(const Array& x, bool is_max) {
+  constexpr int64_t kBlock = 4096;
+  const int64_t n = x.size(), nblocks = n / kBlock;
+  if (nblocks < 4) return two_pass_arg(x, 0, is_max).item<int64_t>();
+  Array head = x.index({IndexItem::slice(0, nblocks * kBlock, 1)}).reshape(Shape{nblocks, kBlock});
+  Array block_ext = is_max ? max(head, 1) : min(head, 1);
+  const int64_t b = two_pass_arg(block_ext, 0, is_max).item<int64_t>();
+  int64_t best = b * kBlock + two_pass_arg(head.index({IndexItem::integer(b)}), 0, is_max).item<int64_t>();
+  if (nblocks * kBlock < n) {
+    // The tail wins only when strictly better, or NaN where the head has none.
+    Array tail = x.index({IndexItem::slice(nblocks * kBlock, std::nullopt, 1)});
+    Array vb = block_ext.index({IndexItem::integer(b)});
+    Array vt = is_max ? max(tail) : min(tail);
+    const bool nan_b = isnan(vb).item<bool>(), nan_t = isnan(vt).item<bool>();
+    const bool better = is_max ? greater(vt, vb).item<bool>() : less(vt, vb).item<bool>();
+    if (!nan_b && (nan_t || better)) best = nblocks * kBlock + two_pass_arg(tail, 0, is_max).item<int64_t>();
+  }
+  return best;
+}
+
 Array arg_reduce(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o, bool is_max) {
   const std::string name = is_max ? "argmax" : "argmin";
   const int nd = a.ndim();
@@ -65,9 +96,8 @@ Array arg_reduce(const Array& a, std::optional<int64_t> axis, const ReduceOption
     res_shape = reduced_shape(a.shape(), {ax}, o.keepdims());
     if (a.size() == 0) return finish(filled(res_shape, 0, Dtype::kInt64, a.device()), o.out(), name);
   }
-  ReduceOptions keep = ReduceOptions().keepdims(true);
-  Array m = is_max ? max(src, ax, keep) : min(src, ax, keep);
-  Array r = kernels::call_reduction(first_index_spec(), {src, m}, {}, {ax}, false, false)[0];
+  Array r = flat ? kernels::scalar_to_array(Scalar(flat_arg(src, is_max)).value(), Dtype::kInt64, a.device())
+                 : two_pass_arg(src, ax, is_max);
   if (r.shape() != res_shape) r = r.reshape(res_shape);
   return finish(r, o.out(), name);
 }
