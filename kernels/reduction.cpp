@@ -161,9 +161,11 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
         if (oit.strides[nin + k][0] != outputs[k].itemsize()) columns = false;
     }
     if (columns) {
-      // Blocks of at least 128 outputs keep the inner loop long enough to
-      // vectorize while a 1000-column reduction still spreads over threads.
-      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(128, kHostGrain / std::max<int64_t>(red_size, 1)));
+      // One contiguous range of columns per thread: each row is then read
+      // as long contiguous segments (short ones defeat the prefetcher),
+      // and even ~1000 columns spread over the threads.
+      const int64_t threads = std::max<int64_t>(1, host_num_threads());
+      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(128, (out_size + threads - 1) / threads));
     } else {
       run_host_range(ck->rows, buf.data(), out_size, std::max<int64_t>(1, kHostGrain / std::max<int64_t>(red_size, 1)));
     }
