@@ -20,6 +20,7 @@ void bind_kernels(py::module_& m);
 void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
 void bind_printing(py::module_& m);
+void bind_reduction(py::module_& m);
 
 namespace {
 
@@ -109,6 +110,7 @@ PYBIND11_MODULE(_core, m) {
   bind_linalg(m);
   bind_printing(m);
   bind_random(m);
+  bind_reduction(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

@@ -318,15 +318,28 @@ std::string generate_reduction(const ReductionSpec& spec, const ReductionSignatu
   o << "static KUMO_FN _type_reduce kumo_from_identity(const _type_reduce& r) {\n"
     << (spec.identity.empty() ? "  return r;\n" : "  return kumo_reduce(kumo_identity(), r);\n") << "}\n";
 
-  // Calls kumo_map on element k of a run whose operands are at q[] with byte strides s[].
-  auto map_call = [&](const std::string& j, const std::string& k, bool contig) {
+  // Calls kumo_map on element k of a run whose operands are at q[] with byte
+  // strides s[]. Modes: 2 = every input contiguous, 1 = input 0 contiguous
+  // and the others broadcast along the run (stride 0: a mean or an extremum
+  // kept for a second pass, loaded once as _c<m> so the loop still
+  // vectorizes), 0 = strided.
+  auto map_call = [&](const std::string& j, const std::string& k, int mode) {
     std::string s = "kumo_map(" + j;
     for (size_t m = 0; m < nin; ++m) {
       std::string t = atype(m), ms = std::to_string(m);
-      if (contig) s += ", reinterpret_cast<const " + t + "*>(q[" + ms + "])[" + k + "]";
+      if (mode == 2 || (mode == 1 && m == 0)) s += ", reinterpret_cast<const " + t + "*>(q[" + ms + "])[" + k + "]";
+      else if (mode == 1) s += ", _c" + ms;
       else s += ", *reinterpret_cast<const " + t + "*>(q[" + ms + "] + (" + k + ") * s[" + ms + "])";
     }
     return s + ")";
+  };
+  auto hoist = [&](int mode) {
+    std::string s;
+    if (mode != 1) return s;
+    for (size_t m = 1; m < nin; ++m)
+      s += "  const " + atype(m) + " _c" + std::to_string(m) + " = *reinterpret_cast<const " + atype(m) + "*>(q[" +
+           std::to_string(m) + "]);\n";
+    return s;
   };
 
   if (target == Target::kHost) {
@@ -336,29 +349,37 @@ std::string generate_reduction(const ReductionSpec& spec, const ReductionSignatu
     // leaves merge lane-wise by recursive halving, so the only horizontal
     // step is one 32-to-1 tree at the end. Error grows like NumPy's pairwise
     // sum (O(log n)) and the loops vectorize.
-    for (int contig = 1; contig >= 0; --contig) {
-      std::string lanes = contig ? "kumo_lanes_c" : "kumo_lanes_s";
-      std::string fn = contig ? "kumo_pairwise_c" : "kumo_pairwise_s";
+    for (int mode = 2; mode >= 0; --mode) {
+      if (mode == 1 && nin == 1) continue;
+      const std::string suffix = mode == 2 ? "c" : (mode == 1 ? "b" : "s");
+      std::string lanes = "kumo_lanes_" + suffix;
+      std::string fn = "kumo_pairwise_" + suffix;
       o << "static void " << lanes << "(char* const* q, const int64_t* s, int64_t j0, int64_t n, _type_reduce* r) {\n";
-      o << "  if (n <= 1024) {\n    for (int m = 0; m < 32; ++m) r[m] = " << map_call("j0 + m", "m", contig)
+      o << hoist(mode);
+      // The leaf accumulates in a local array (not through r, which may
+      // alias the input) so the 32 lanes stay in vector registers.
+      o << "  if (n <= 1024) {\n    _type_reduce acc[32];\n"
+        << "    for (int m = 0; m < 32; ++m) acc[m] = " << map_call("j0 + m", "m", mode)
         << ";\n    for (int64_t k = 32; k < n; k += 32)\n"
-        << "      for (int m = 0; m < 32; ++m) r[m] = kumo_reduce(r[m], " << map_call("j0 + k + m", "k + m", contig)
-        << ");\n    return;\n  }\n";
+        << "      for (int m = 0; m < 32; ++m) acc[m] = kumo_reduce(acc[m], " << map_call("j0 + k + m", "k + m", mode)
+        << ");\n    for (int m = 0; m < 32; ++m) r[m] = acc[m];\n    return;\n  }\n";
       o << "  int64_t h = n / 2;\n  h -= h % 32;\n  char* q2[KUMO_NIN];\n"
            "  for (int m = 0; m < KUMO_NIN; ++m) q2[m] = q[m] + h * s[m];\n"
            "  _type_reduce t[32];\n"
         << "  " << lanes << "(q, s, j0, h, r);\n  " << lanes << "(q2, s, j0 + h, n - h, t);\n"
         << "  for (int m = 0; m < 32; ++m) r[m] = kumo_reduce(r[m], t[m]);\n}\n";
       o << "static _type_reduce " << fn << "(char* const* q, const int64_t* s, int64_t j0, int64_t n) {\n";
-      o << "  if (n < 64) {\n    _type_reduce r = " << map_call("j0", "0", contig)
-        << ";\n    for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, " << map_call("j0 + k", "k", contig)
+      o << hoist(mode);
+      o << "  if (n < 64) {\n    _type_reduce r = " << map_call("j0", "0", mode)
+        << ";\n    for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, " << map_call("j0 + k", "k", mode)
         << ");\n    return r;\n  }\n";
       o << "  const int64_t n32 = n - n % 32;\n  _type_reduce r[32];\n  " << lanes << "(q, s, j0, n32, r);\n"
         << "  for (int w = 16; w >= 1; w /= 2)\n    for (int m = 0; m < w; ++m) r[m] = kumo_reduce(r[m], r[m + w]);\n"
         << "  _type_reduce t = r[0];\n"
-        << "  for (int64_t k = n32; k < n; ++k) t = kumo_reduce(t, " << map_call("j0 + k", "k", contig) << ");\n"
+        << "  for (int64_t k = n32; k < n; ++k) t = kumo_reduce(t, " << map_call("j0 + k", "k", mode) << ");\n"
         << "  return t;\n}\n";
     }
+    if (nin == 1) o << "#define kumo_pairwise_b kumo_pairwise_s\n";
     o << R"KUMO(
 static const int64_t kumo_in_itemsize[KUMO_NIN] = {)KUMO";
     for (size_t k = 0; k < nin; ++k) o << (k ? ", " : "") << "(int64_t)sizeof(" << atype(k) << ")";
@@ -369,7 +390,7 @@ static _type_reduce kumo_span(const KumoRArgs& A, char* const* base, int64_t jb,
   int64_t idx[KUMO_MAX_NDIM];
   char* q[KUMO_NIN];
   int64_t s[KUMO_NIN];
-  bool contig = true;
+  bool contig = true, bcast = true;
   int64_t rem = jb;
   for (int d = nd - 1; d >= 0; --d) { idx[d] = rem % A.red_shape[d]; rem /= A.red_shape[d]; }
   for (int m = 0; m < KUMO_NIN; ++m) {
@@ -377,6 +398,7 @@ static _type_reduce kumo_span(const KumoRArgs& A, char* const* base, int64_t jb,
     for (int d = 0; d < nd; ++d) q[m] += idx[d] * A.red_strides[m][d];
     s[m] = A.red_strides[m][nd - 1];
     if (s[m] != kumo_in_itemsize[m]) contig = false;
+    if (m == 0 ? s[m] != kumo_in_itemsize[m] : s[m] != 0) bcast = false;
   }
   const int64_t inner = A.red_shape[nd - 1];
   _type_reduce acc = _type_reduce();
@@ -385,7 +407,8 @@ static _type_reduce kumo_span(const KumoRArgs& A, char* const* base, int64_t jb,
   while (j < je) {
     int64_t n = inner - idx[nd - 1];
     if (n > je - j) n = je - j;
-    _type_reduce part = contig ? kumo_pairwise_c(q, s, j, n) : kumo_pairwise_s(q, s, j, n);
+    _type_reduce part = contig ? kumo_pairwise_c(q, s, j, n)
+                               : (bcast ? kumo_pairwise_b(q, s, j, n) : kumo_pairwise_s(q, s, j, n));
     acc = has ? kumo_reduce(acc, part) : part;
     has = true;
     j += n;
@@ -441,8 +464,8 @@ extern "C" void kumo_reduce_columns(const void* _vargs, int64_t ob, int64_t oe) 
     for (int k = 0; k < KUMO_NIN; ++k) q[k] = A.ptr[k] + blk * A.out_strides[k][0];
     for (int64_t j = 0; j < A.red_size; ++j) {
 )KUMO";
-    o << "      if (j == 0) { for (int64_t t = 0; t < m; ++t) acc[t] = " << map_call("j", "t", true)
-      << "; }\n      else { for (int64_t t = 0; t < m; ++t) acc[t] = kumo_reduce(acc[t], " << map_call("j", "t", true)
+    o << "      if (j == 0) { for (int64_t t = 0; t < m; ++t) acc[t] = " << map_call("j", "t", 2)
+      << "; }\n      else { for (int64_t t = 0; t < m; ++t) acc[t] = kumo_reduce(acc[t], " << map_call("j", "t", 2)
       << "); }\n";
     o << R"KUMO(      for (int d = nd - 1; d >= 0; --d) {
         for (int k = 0; k < KUMO_NIN; ++k) q[k] += A.red_strides[k][d];

@@ -152,13 +152,20 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
     if (columns) {
       for (size_t k = 0; k < nin; ++k) {
         int64_t item = inputs[k].itemsize();
-        if (oit.strides[k][0] != item || std::abs(rit.strides[k].back()) <= item) columns = false;
+        // Inputs after the first may be broadcast along the reduction
+        // (stride 0, e.g. a kept mean): they still stream along the outputs.
+        const int64_t rs = std::abs(rit.strides[k].back());
+        if (oit.strides[k][0] != item || (rs <= item && !(k > 0 && rs == 0))) columns = false;
       }
       for (size_t k = 0; k < nout; ++k)
         if (oit.strides[nin + k][0] != outputs[k].itemsize()) columns = false;
     }
     if (columns) {
-      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(1024, kHostGrain / std::max<int64_t>(red_size, 1)));
+      // One contiguous range of columns per thread: each row is then read
+      // as long contiguous segments (short ones defeat the prefetcher),
+      // and even ~1000 columns spread over the threads.
+      const int64_t threads = std::max<int64_t>(1, host_num_threads());
+      run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(128, (out_size + threads - 1) / threads));
     } else {
       run_host_range(ck->rows, buf.data(), out_size, std::max<int64_t>(1, kHostGrain / std::max<int64_t>(red_size, 1)));
     }

@@ -20,6 +20,7 @@
 #include "routines/elementwise.h"
 #include "routines/interop.h"
 #include "routines/operators.h"
+#include "routines/reduction.h"
 #include "routines/scalar.h"
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"

@@ -41,32 +41,13 @@ class ufunc(_core.ufunc):
     def signature(self):
         return None
 
-    # -- reduce ----------------------------------------------------------------------
+    # -- reduce / accumulate: NumPy's semantics live in C++ (routines/reduction.h) --------
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-        from kumo import _reductions
-        array = self._reduction_input(array, dtype)
-        if self._identity_value is None and self.__name__ not in _REORDERABLE_NONE:
-            ndim = getattr(array, "ndim", numpy.ndim(array))
-            naxes = ndim if axis is None else (len(axis) if isinstance(axis, (tuple, list)) else 1)
-            if naxes > 1:
-                raise ValueError("reduction operation '%s' is not reorderable, so at most one axis may be "
-                                 "specified" % self.__name__)
-        return _reductions.ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        return _core._ufunc_reduce(self, array, axis, dtype, out, keepdims, None if initial is _NoValue else initial,
+                                   where)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
-        from kumo import _reductions
-        array = self._reduction_input(array, dtype)
-        return _reductions.ufunc_accumulate(self, array, axis, dtype, out)
-
-    def _reduction_input(self, array, dtype):
-        # The logical ufuncs reduce in bool whatever the input type (their
-        # loops take any type to bool; NumPy reduces with the '??->?' loop).
-        if dtype is None and self.__name__ in _LOGICAL:
-            from kumo._creation import asarray
-            array = asarray(array)
-            if array.dtype != numpy.bool_:
-                array = array.astype(numpy.bool_)
-        return array
+        return _core._ufunc_accumulate(self, array, axis, dtype, out)
 
     def outer(self, A, B, **kwargs):
         if self.nin != 2:
@@ -107,11 +88,6 @@ def _to_numpy_index(indices):
 
 def _python_identity(identity):
     return {"0": 0, "1": 1, "-1": -1, "true": True, "false": False, NEG_INF: -numpy.inf}.get(identity, None)
-
-
-_LOGICAL = ("logical_and", "logical_or", "logical_xor")
-# Reductions without an identity that may still run over several axes at once.
-_REORDERABLE_NONE = ("maximum", "minimum", "fmax", "fmin")
 
 
 def _build():

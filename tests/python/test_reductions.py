@@ -678,3 +678,54 @@ def test_float32_mean_accuracy_strided():
     ref = numpy.mean(n.astype(numpy.float64), axis=0)
     got = kumo.asnumpy(kumo.mean(kumo.asarray(n), axis=0)).astype(numpy.float64)
     assert numpy.max(numpy.abs(got - ref)) < 1e-5
+
+
+# ---------------------------------------------------------------- C++ routines (routines/reduction.h)
+@pytest.mark.parametrize("name", ["nancumsum", "nancumprod"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_nan_scans(name, axis):
+    n = numpy.array([[1.0, numpy.nan, 2.0], [numpy.nan, 3.0, 0.5]])
+    _same(getattr(kumo, name)(kumo.asarray(n), axis=axis), getattr(numpy, name)(n, axis=axis))
+
+
+def test_where_with_initial_counts_initial_once():
+    n = numpy.arange(6.0).reshape(2, 3)
+    w = numpy.array([True, False, True])
+    _same(kumo.sum(kumo.asarray(n), axis=1, where=kumo.asarray(w), initial=10),
+          numpy.sum(n, axis=1, where=w, initial=10))
+    _same(kumo.add.reduce(kumo.asarray(n), axis=1, where=kumo.asarray(w), initial=10),
+          numpy.add.reduce(n, axis=1, where=w, initial=10))
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_arg_extrema_of_long_arrays(name):
+    # Long arrays are searched block by block: ties across blocks, a winner in
+    # the tail after the last full block, and NaN in either part.
+    n = numpy.zeros(4096 * 6 + 78)  # divisible by 7 for the 2-D views below
+    n[5000] = n[9000] = 3.0
+    n[6000] = n[17000] = -3.0
+    cases = [n.copy()]
+    n[-3] = 9.0
+    n[-2] = -9.0
+    cases.append(n.copy())
+    n[-1] = numpy.nan
+    cases.append(n.copy())
+    n[100] = numpy.nan
+    cases.append(n.copy())
+    for c in cases:
+        assert int(getattr(kumo, name)(kumo.asarray(c))) == int(getattr(numpy, name)(c))
+        for a in (c.reshape(-1, 7), c.reshape(7, -1)):
+            _same(getattr(kumo, name)(kumo.asarray(a), axis=0), getattr(numpy, name)(a, axis=0))
+            _same(getattr(kumo, name)(kumo.asarray(a), axis=1), getattr(numpy, name)(a, axis=1))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.int16, numpy.complex64])
+def test_var_one_pass_over_broadcast_mean(dtype):
+    rng = numpy.random.default_rng(3)
+    n = (rng.random((30, 20)) * 10).astype(dtype)  # float16 sums stay finite
+    k = kumo.asarray(n)
+    for axis in (None, 0, 1, (0, 1)):
+        got = kumo.var(k, axis=axis, ddof=1)
+        ref = numpy.var(n, axis=axis, ddof=1)
+        assert got.dtype == ref.dtype
+        assert_allclose(got, ref, rtol=2e-3 if dtype == numpy.float16 else 1e-5)

@@ -1,0 +1,195 @@
+// kumo._core reductions: NumPy's keyword arguments parsed once into the C++
+// routines of routines/reduction.h (the Python layer only forwards them).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "bindings/convert.h"
+#include "core/errors.h"
+#include "routines/reduction.h"
+
+namespace kumo {
+namespace py_bind {
+
+namespace {
+
+// axis=None -> every axis; an integer (anything with __index__) -> one axis;
+// a tuple or list -> those axes.
+Axes to_axes(py::handle axis) {
+  if (axis.is_none()) return Axes::all();
+  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
+    std::vector<int64_t> v;
+    for (py::handle h : axis) {
+      PyObject* idx = PyNumber_Index(h.ptr());
+      if (!idx) throw py::error_already_set();
+      v.push_back(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx)));
+    }
+    return Axes(std::move(v));
+  }
+  PyObject* idx = PyNumber_Index(axis.ptr());
+  if (!idx) throw py::error_already_set();
+  return Axes(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx)));
+}
+
+std::optional<int64_t> to_single_axis(py::handle axis) {
+  if (axis.is_none()) return std::nullopt;
+  PyObject* idx = PyNumber_Index(axis.ptr());
+  if (!idx) throw py::error_already_set();
+  return py::cast<int64_t>(py::reinterpret_steal<py::object>(idx));
+}
+
+// A Python or NumPy scalar (or a size-1 array) as a weak C++ number.
+Scalar to_scalar(py::handle obj) {
+  if (is_python_scalar(obj)) return Scalar(to_scalar_value(obj));
+  Array a = to_array_required(obj);
+  switch (kind(a.dtype())) {
+    case DtypeKind::kBool:
+      return Scalar(a.item<bool>());
+    case DtypeKind::kSigned:
+      return Scalar(a.astype(Dtype::kInt64).item<int64_t>());
+    case DtypeKind::kUnsigned:
+      return Scalar(a.astype(Dtype::kUInt64).item<uint64_t>());
+    case DtypeKind::kFloat:
+      return Scalar(a.astype(Dtype::kFloat64).item<double>());
+    default:
+      return Scalar(a.astype(Dtype::kComplex128).item<std::complex<double>>());
+  }
+}
+
+// out= as NumPy takes it for reductions: an array or a 1-tuple holding one.
+py::object out_object(py::object out) {
+  if (PyTuple_Check(out.ptr())) {
+    py::tuple t = out;
+    if (t.size() != 1) throw ValueError("The 'out' tuple must have exactly one entry");
+    out = t[0];
+  }
+  if (!out.is_none() && !py::isinstance<Array>(out)) throw TypeError("output must be an array");
+  return out;
+}
+
+// Fills the options common to every reduction from Python's keywords.
+template <class Options>
+Options make_options(py::handle dtype, const py::object& out, bool keepdims, py::handle initial, py::handle where) {
+  Options o;
+  if (!dtype.is_none()) o.dtype(to_dtype_required(dtype));
+  if (!out.is_none()) o.out(py::cast<const Array&>(out));
+  o.keepdims(keepdims);
+  if (!initial.is_none()) o.initial(to_scalar(initial));
+  if (!(where.ptr() == Py_True)) o.where(to_array_required(where));
+  return o;
+}
+
+// NumPy returns the very object passed as out=.
+py::object result(const Array& r, const py::object& out) { return out.is_none() ? py::cast(r) : out; }
+
+using AxesFn = Array (*)(const Array&, const Axes&, const ReduceOptions&);
+using VarFn = Array (*)(const Array&, const Axes&, const VarOptions&);
+using ArgFn = Array (*)(const Array&, std::optional<int64_t>, const ReduceOptions&);
+
+void def_axes(py::module_& m, const char* name, AxesFn fn) {
+  m.def(name,
+        [fn](py::handle a, py::handle axis, py::handle dtype, py::object out, bool keepdims, py::handle initial,
+             py::handle where) {
+          out = out_object(out);
+          ReduceOptions o = make_options<ReduceOptions>(dtype, out, keepdims, initial, where);
+          return result(fn(to_array_required(a), to_axes(axis), o), out);
+        },
+        py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
+        py::arg("keepdims") = false, py::arg("initial") = py::none(), py::arg("where") = true);
+}
+
+void def_var(py::module_& m, const char* name, VarFn fn) {
+  m.def(name,
+        [fn](py::handle a, py::handle axis, py::handle dtype, py::object out, double ddof, bool keepdims,
+             py::handle where, py::handle mean, py::handle correction) {
+          out = out_object(out);
+          VarOptions o = make_options<VarOptions>(dtype, out, keepdims, py::none(), where);
+          o.ddof(ddof);
+          if (!correction.is_none()) o.correction(py::cast<double>(correction));
+          if (!mean.is_none()) o.mean(to_array_required(mean));
+          return result(fn(to_array_required(a), to_axes(axis), o), out);
+        },
+        py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
+        py::arg("ddof") = 0.0, py::arg("keepdims") = false, py::arg("where") = true, py::arg("mean") = py::none(),
+        py::arg("correction") = py::none());
+}
+
+void def_arg(py::module_& m, const char* name, ArgFn fn) {
+  m.def(name,
+        [fn](py::handle a, py::handle axis, py::object out, bool keepdims) {
+          out = out_object(out);
+          ReduceOptions o = make_options<ReduceOptions>(py::none(), out, keepdims, py::none(), Py_True);
+          return result(fn(to_array_required(a), to_single_axis(axis), o), out);
+        },
+        py::arg("a"), py::arg("axis") = py::none(), py::arg("out") = py::none(), py::arg("keepdims") = false);
+}
+
+// cumsum & co.: axis=None scans the flattened array.
+void def_scan(py::module_& m, const char* name, ArgFn fn) {
+  m.def(name,
+        [fn](py::handle a, py::handle axis, py::handle dtype, py::object out) {
+          out = out_object(out);
+          ReduceOptions o = make_options<ReduceOptions>(dtype, out, false, py::none(), Py_True);
+          return result(fn(to_array_required(a), to_single_axis(axis), o), out);
+        },
+        py::arg("a"), py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none());
+}
+
+}  // namespace
+
+void bind_reduction(py::module_& m) {
+  // Function pointers to the overload-free routines (the defaults live in Python).
+  def_axes(m, "_sum", [](const Array& a, const Axes& x, const ReduceOptions& o) { return sum(a, x, o); });
+  def_axes(m, "_prod", [](const Array& a, const Axes& x, const ReduceOptions& o) { return prod(a, x, o); });
+  def_axes(m, "_max", [](const Array& a, const Axes& x, const ReduceOptions& o) { return max(a, x, o); });
+  def_axes(m, "_min", [](const Array& a, const Axes& x, const ReduceOptions& o) { return min(a, x, o); });
+  def_axes(m, "_all", [](const Array& a, const Axes& x, const ReduceOptions& o) { return all(a, x, o); });
+  def_axes(m, "_any", [](const Array& a, const Axes& x, const ReduceOptions& o) { return any(a, x, o); });
+  def_axes(m, "_ptp", [](const Array& a, const Axes& x, const ReduceOptions& o) { return ptp(a, x, o); });
+  def_axes(m, "_mean", [](const Array& a, const Axes& x, const ReduceOptions& o) { return mean(a, x, o); });
+  def_axes(m, "_nansum", [](const Array& a, const Axes& x, const ReduceOptions& o) { return nansum(a, x, o); });
+  def_axes(m, "_nanprod", [](const Array& a, const Axes& x, const ReduceOptions& o) { return nanprod(a, x, o); });
+  def_axes(m, "_nanmax", [](const Array& a, const Axes& x, const ReduceOptions& o) { return nanmax(a, x, o); });
+  def_axes(m, "_nanmin", [](const Array& a, const Axes& x, const ReduceOptions& o) { return nanmin(a, x, o); });
+  def_axes(m, "_nanmean", [](const Array& a, const Axes& x, const ReduceOptions& o) { return nanmean(a, x, o); });
+  def_var(m, "_var", [](const Array& a, const Axes& x, const VarOptions& o) { return var(a, x, o); });
+  def_var(m, "_std", [](const Array& a, const Axes& x, const VarOptions& o) { return kumo::std(a, x, o); });
+  def_var(m, "_nanvar", [](const Array& a, const Axes& x, const VarOptions& o) { return nanvar(a, x, o); });
+  def_var(m, "_nanstd", [](const Array& a, const Axes& x, const VarOptions& o) { return nanstd(a, x, o); });
+  using OptAxis = std::optional<int64_t>;
+  def_arg(m, "_argmax", [](const Array& a, OptAxis x, const ReduceOptions& o) { return argmax(a, x, o); });
+  def_arg(m, "_argmin", [](const Array& a, OptAxis x, const ReduceOptions& o) { return argmin(a, x, o); });
+  def_arg(m, "_nanargmax", [](const Array& a, OptAxis x, const ReduceOptions& o) { return nanargmax(a, x, o); });
+  def_arg(m, "_nanargmin", [](const Array& a, OptAxis x, const ReduceOptions& o) { return nanargmin(a, x, o); });
+  def_scan(m, "_cumsum", [](const Array& a, OptAxis x, const ReduceOptions& o) { return cumsum(a, x, o); });
+  def_scan(m, "_cumprod", [](const Array& a, OptAxis x, const ReduceOptions& o) { return cumprod(a, x, o); });
+  def_scan(m, "_nancumsum", [](const Array& a, OptAxis x, const ReduceOptions& o) { return nancumsum(a, x, o); });
+  def_scan(m, "_nancumprod", [](const Array& a, OptAxis x, const ReduceOptions& o) { return nancumprod(a, x, o); });
+  m.def("_count_nonzero", [](py::handle a, py::handle axis, bool keepdims) {
+    return count_nonzero(to_array_required(a), to_axes(axis), keepdims);
+  }, py::arg("a"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+
+  // ufunc.reduce / ufunc.accumulate (NumPy's default axis is 0).
+  m.def("_ufunc_reduce",
+        [](const kernels::Ufunc& u, py::handle a, py::handle axis, py::handle dtype, py::object out, bool keepdims,
+           py::handle initial, py::handle where) {
+          out = out_object(out);
+          ReduceOptions o = make_options<ReduceOptions>(dtype, out, keepdims, initial, where);
+          return result(reduce(u, to_array_required(a), to_axes(axis), o), out);
+        },
+        py::arg("ufunc"), py::arg("array"), py::arg("axis") = 0, py::arg("dtype") = py::none(),
+        py::arg("out") = py::none(), py::arg("keepdims") = false, py::arg("initial") = py::none(),
+        py::arg("where") = true);
+  m.def("_ufunc_accumulate",
+        [](const kernels::Ufunc& u, py::handle a, py::handle axis, py::handle dtype, py::object out) {
+          out = out_object(out);
+          ReduceOptions o = make_options<ReduceOptions>(dtype, out, false, py::none(), Py_True);
+          std::optional<int64_t> ax = to_single_axis(axis);
+          // axis=None accumulates the flattened array in NumPy only for 1-D input; kumo keeps axis 0.
+          return result(accumulate(u, to_array_required(a), ax ? *ax : 0, o), out);
+        },
+        py::arg("ufunc"), py::arg("array"), py::arg("axis") = 0, py::arg("dtype") = py::none(),
+        py::arg("out") = py::none());
+}
+
+}  // namespace py_bind
+}  // namespace kumo

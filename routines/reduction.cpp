@@ -1,0 +1,284 @@
+// ufunc.reduce / ufunc.accumulate and the reductions built on them (sum,
+// prod, max, min, all, any, argmax, ...). Statistics (mean, var, std) and
+// the NaN-ignoring variants live in routines/statistics.cpp.
+#include "routines/reduction.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/errors.h"
+#include "kernels/elementwise.h"
+#include "kernels/reduction.h"
+#include "routines/elementwise.h"
+#include "routines/reduction_detail.h"
+
+namespace kumo {
+
+namespace detail {
+
+Dtype sum_dtype(Dtype d) {
+  // NumPy accumulates add/multiply of bool and integers narrower than the
+  // default integer in the default integer (unsigned ones in uint64), so
+  // sum(int8) does not wrap at 127.
+  switch (d) {
+    case Dtype::kBool:
+    case Dtype::kInt8:
+    case Dtype::kInt16:
+    case Dtype::kInt32:
+      return Dtype::kInt64;
+    case Dtype::kUInt8:
+    case Dtype::kUInt16:
+    case Dtype::kUInt32:
+      return Dtype::kUInt64;
+    default:
+      return d;
+  }
+}
+
+std::vector<int> normalize_reduce_axes(const Axes& axes, int ndim, bool legacy_0d) {
+  std::vector<int> out;
+  if (axes.is_all()) {
+    for (int d = 0; d < ndim; ++d) out.push_back(d);
+    return out;
+  }
+  // ufunc.reduce (and argmax) accept axis 0 or -1 on a 0-d array and reduce nothing.
+  if (legacy_0d && ndim == 0 && axes.is_single() && (axes.list()[0] == 0 || axes.list()[0] == -1)) return out;
+  out = normalize_axes(axes.list(), ndim);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Shape reduced_shape(const Shape& shape, const std::vector<int>& axes, bool keepdims) {
+  Shape out;
+  for (int d = 0; d < shape.size(); ++d) {
+    bool r = std::find(axes.begin(), axes.end(), d) != axes.end();
+    if (!r) out.push_back(shape[d]);
+    else if (keepdims) out.push_back(1);
+  }
+  return out;
+}
+
+int64_t reduced_count(const Shape& shape, const std::vector<int>& axes) {
+  int64_t n = 1;
+  for (int d : axes) n *= shape[d];
+  return n;
+}
+
+Array filled(const Shape& shape, const Scalar& v, Dtype dtype, Device& device) {
+  Array out = Array::empty(shape, dtype, device);
+  if (out.size() > 0) kernels::scalar_to_array(v.value(), dtype, device).copy_to(out);
+  return out;
+}
+
+Array select(const Array& mask, const Array& x, const Array& y) {
+  // One kernel for NumPy's where(mask, x, y) with x and y of one dtype; the
+  // mask is cast to bool as it is loaded.
+  static auto spec = kernels::ElementwiseSpec::create("kumo_select", "bool m, T x, T y", "T z", "z = m ? x : y");
+  return kernels::call_elementwise(*spec, {mask, x, y}, {})[0];
+}
+
+Array finish(const Array& res, const Array& out, const std::string& name) {
+  if (!out.defined()) return res;
+  if (out.shape() != res.shape())
+    throw ValueError("output parameter for reduction operation " + name + " has the wrong shape " +
+                     out.shape().to_string() + " (expected " + res.shape().to_string() + ")");
+  if (!out.writeable()) throw ValueError("output array is read-only");
+  if (!(out.memory() == res.memory() && out.offset() == res.offset() && out.strides() == res.strides() &&
+        out.dtype() == res.dtype()))
+    res.copy_to(out);
+  return out;
+}
+
+}  // namespace detail
+
+using namespace detail;
+
+namespace {
+
+bool is_logical(const std::string& n) { return n == "logical_and" || n == "logical_or" || n == "logical_xor"; }
+// Reductions without an identity that may still run over several axes at
+// once: the result does not depend on the order the elements are visited.
+bool reorderable_without_identity(const std::string& n) {
+  return n == "maximum" || n == "minimum" || n == "fmax" || n == "fmin";
+}
+bool accumulates_wide(const std::string& n) { return n == "add" || n == "multiply"; }
+
+// The loop a reduce/accumulate runs, with the input as its one dtype.
+int reduce_loop(const kernels::Ufunc& u, const Array& src, std::optional<Dtype> dtype) {
+  int k = u.resolve({src, src}, dtype, Casting::kUnsafe);
+  const std::vector<Dtype>& t = u.loops()[k].types;
+  if (t[0] != t[2] || t[1] != t[2])
+    throw TypeError("reduction of " + u.name() + " is not supported for dtype " + dtype_name(src.dtype()));
+  return k;
+}
+
+// The identity of a loop as a 0-d array: the reduction of an empty array.
+Array identity_array(const kernels::Ufunc& u, int loop, Device& device) {
+  Dtype t = u.loops()[loop].types[2];
+  return kernels::call_reduction(u.reduce_spec(loop), {Array::empty(Shape{0}, t, device)}, {}, {0}, false, false)[0];
+}
+
+}  // namespace
+
+Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const ReduceOptions& o) {
+  if (u.nin() != 2 || u.nout() != 1) throw ValueError("reduce only supported for binary functions");
+  const std::string& name = u.name();
+  // The logical ufuncs reduce in bool whatever the input type (NumPy runs
+  // their '??->?' loop).
+  Array src = (!o.dtype() && is_logical(name) && a.dtype() != Dtype::kBool) ? a.astype(Dtype::kBool) : a;
+  const int nd = src.ndim();
+  const bool has_identity = !u.reduce_identity().empty();
+  if (!has_identity && !reorderable_without_identity(name)) {
+    size_t naxes = axes.is_all() ? static_cast<size_t>(nd) : axes.list().size();
+    if (naxes > 1)
+      throw ValueError("reduction operation '" + name + "' is not reorderable, so at most one axis may be specified");
+  }
+  const std::vector<int> ax = normalize_reduce_axes(axes, nd, true);
+  std::optional<Dtype> dt = o.dtype();
+  if (!dt && accumulates_wide(name)) dt = sum_dtype(src.dtype());
+  if (!dt && o.out().defined()) dt = o.out().dtype();
+  const int k = reduce_loop(u, src, dt);
+  const Dtype loop_dtype = u.loops()[k].types[2];
+  Device& device = src.device();
+  const bool keepdims = o.keepdims();
+  const Shape res_shape = reduced_shape(src.shape(), ax, keepdims);
+
+  if (o.where().defined()) {
+    // Elements outside the mask become the identity (else the initial
+    // value), so the plain reduction skips them.
+    Array fill;
+    if (has_identity) fill = identity_array(u, k, device);
+    else if (o.initial()) fill = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
+    else
+      throw ValueError("reduction operation '" + name +
+                       "' does not have an identity, so to use a where mask one has to specify 'initial'");
+    Array mask = o.where();
+    // The mask broadcasts to the input, never the other way round.
+    if (broadcast_shapes({src.shape(), mask.shape()}) != src.shape())
+      throw ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: " +
+                       mask.shape().to_string() + " and requested shape " + src.shape().to_string());
+    src = select(mask, src.astype(loop_dtype, Order::kK, false), fill);
+  }
+
+  const int64_t n_reduced = reduced_count(src.shape(), ax);
+  if (n_reduced == 0 && !has_identity && !o.initial())
+    throw ValueError("zero-size array to reduction operation " + name + " which has no identity");
+  if (n_reduced == 0 && o.initial()) return finish(filled(res_shape, *o.initial(), loop_dtype, device), o.out(), name);
+
+  std::vector<int64_t> ax64(ax.begin(), ax.end());
+  // Reduce straight into out= when it has the loop's dtype (the kernel casts
+  // the input as it loads it, so no converted copy of the input is made).
+  std::vector<Array> outs(1);
+  const Array& out = o.out();
+  if (out.defined()) {
+    if (out.shape() != res_shape)
+      throw ValueError("output parameter for reduction operation " + name + " has the wrong shape " +
+                       out.shape().to_string() + " (expected " + res_shape.to_string() + ")");
+    if (!out.writeable()) throw ValueError("output array is read-only");
+    if (out.dtype() == loop_dtype && !o.initial()) outs[0] = out;
+  }
+  Array res = kernels::call_reduction(u.reduce_spec(k), {src}, outs, ax64, false, keepdims)[0];
+  if (o.initial()) {
+    Array init = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
+    kernels::call_elementwise(u.loop_spec(k), {res, init}, {res});
+  }
+  return finish(res, out, name);
+}
+
+Array accumulate(const kernels::Ufunc& u, const Array& a, int64_t axis, const ReduceOptions& o) {
+  if (u.nin() != 2 || u.nout() != 1) throw ValueError("accumulate only supported for binary functions");
+  const std::string& name = u.name();
+  Array src = (!o.dtype() && is_logical(name) && a.dtype() != Dtype::kBool) ? a.astype(Dtype::kBool) : a;
+  if (src.ndim() == 0) throw TypeError("cannot accumulate on a scalar");
+  const int nd = src.ndim();
+  const int ax = normalize_axis(axis, nd);
+  std::optional<Dtype> dt = o.dtype();
+  if (!dt && accumulates_wide(name)) dt = o.out().defined() ? o.out().dtype() : sum_dtype(src.dtype());
+  const int k = reduce_loop(u, src, dt);
+  const Dtype loop_dtype = u.loops()[k].types[2];
+  const Array& out = o.out();
+  if (out.defined() && out.shape() != src.shape())
+    throw ValueError("output parameter for accumulate operation " + name + " has the wrong shape " +
+                     out.shape().to_string() + " (expected " + src.shape().to_string() + ")");
+  if (src.size() == 0) return finish(Array::empty(src.shape(), loop_dtype, src.device()), out, name);
+  // The scan kernel runs along the last axis of C-contiguous rows: move the
+  // axis last, scan, and move it back (a view).
+  std::vector<int64_t> perm;
+  for (int d = 0; d < nd; ++d)
+    if (d != ax) perm.push_back(d);
+  perm.push_back(ax);
+  Array moved = ax == nd - 1 ? src : src.transpose(perm);
+  const int64_t n = moved.shape()[nd - 1];
+  Array rows = moved.astype(loop_dtype, Order::kC, false).reshape(Shape{moved.size() / n, n});
+  Array scanned = Array::empty(rows.shape(), loop_dtype, src.device());
+  kernels::call_elementwise(u.accumulate_spec(k), {rows}, {scanned}, {}, rows.shape()[0]);
+  Array res = scanned.reshape(moved.shape());
+  if (ax != nd - 1) {
+    std::vector<int64_t> inv(nd);
+    for (int d = 0; d < nd; ++d) inv[perm[d]] = d;
+    res = res.transpose(inv);
+  }
+  return finish(res, out, name);
+}
+
+#define KUMO_UFUNC(name)                                  \
+  static const BuiltinUfunc& u_##name = builtin_ufunc(#name); \
+  (void)u_##name
+
+Array sum(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  KUMO_UFUNC(add);
+  return reduce(u_add, a, axes, o);
+}
+Array prod(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  KUMO_UFUNC(multiply);
+  return reduce(u_multiply, a, axes, o);
+}
+Array max(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  KUMO_UFUNC(maximum);
+  return reduce(u_maximum, a, axes, o);
+}
+Array min(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  KUMO_UFUNC(minimum);
+  return reduce(u_minimum, a, axes, o);
+}
+Array nanmax(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  KUMO_UFUNC(fmax);
+  return reduce(u_fmax, a, axes, o);
+}
+Array nanmin(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  KUMO_UFUNC(fmin);
+  return reduce(u_fmin, a, axes, o);
+}
+Array all(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  KUMO_UFUNC(logical_and);
+  return reduce(u_logical_and, a.astype(Dtype::kBool, Order::kK, false), axes, o);
+}
+Array any(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  KUMO_UFUNC(logical_or);
+  return reduce(u_logical_or, a.astype(Dtype::kBool, Order::kK, false), axes, o);
+}
+
+Array ptp(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  ReduceOptions k = ReduceOptions().keepdims(o.keepdims());
+  return finish(subtract(max(a, axes, k), min(a, axes, k)), o.out(), "ptp");
+}
+
+Array count_nonzero(const Array& a, const Axes& axes, bool keepdims) {
+  return sum(a.astype(Dtype::kBool, Order::kK, false), axes,
+             ReduceOptions().dtype(Dtype::kInt64).keepdims(keepdims));
+}
+
+Array cumsum(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
+  KUMO_UFUNC(add);
+  if (!axis) return accumulate(u_add, a.ravel(), 0, o);
+  if (a.ndim() == 0 && (*axis == 0 || *axis == -1)) return accumulate(u_add, a.reshape(Shape{1}), 0, o);
+  return accumulate(u_add, a, *axis, o);
+}
+Array cumprod(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
+  KUMO_UFUNC(multiply);
+  if (!axis) return accumulate(u_multiply, a.ravel(), 0, o);
+  if (a.ndim() == 0 && (*axis == 0 || *axis == -1)) return accumulate(u_multiply, a.reshape(Shape{1}), 0, o);
+  return accumulate(u_multiply, a, *axis, o);
+}
+
+}  // namespace kumo

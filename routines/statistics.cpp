@@ -1,0 +1,275 @@
+// argmax/argmin, mean, var, std and the NaN-ignoring variants.
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "core/errors.h"
+#include "kernels/elementwise.h"
+#include "kernels/reduction.h"
+#include "routines/elementwise.h"
+#include "routines/reduction.h"
+#include "routines/reduction_detail.h"
+
+namespace kumo {
+
+using namespace detail;
+
+namespace {
+
+Axes to_axes(const std::vector<int>& ax) { return Axes(std::vector<int64_t>(ax.begin(), ax.end())); }
+
+bool is_int_or_bool(Dtype d) { return d == Dtype::kBool || is_integer(d); }
+
+// mean's result dtype: float64 for integers and bool, else the input's (or dtype=).
+Dtype mean_dtype(Dtype in, std::optional<Dtype> dtype) {
+  if (dtype) return *dtype;
+  return is_int_or_bool(in) ? Dtype::kFloat64 : in;
+}
+
+// float16 statistics accumulate in float32, as NumPy's do.
+Dtype accumulation_dtype(Dtype d) { return d == Dtype::kFloat16 ? Dtype::kFloat32 : d; }
+
+// How many elements of each reduced slice the mask selects (int64).
+Array mask_count(const Array& a, const Array& where, const std::vector<int>& ax, bool keepdims) {
+  return sum(where.astype(Dtype::kBool, Order::kK, false).broadcast_to(a.shape()), to_axes(ax), ReduceOptions().dtype(Dtype::kInt64).keepdims(keepdims));
+}
+
+// ---- argmax / argmin -------------------------------------------------------
+// Two vectorizable passes instead of one reduction over (value, index)
+// pairs, whose NaN and tie rules keep compilers from vectorizing it: the
+// extremum (NaN-propagating), then the first position holding it (or the
+// first NaN: a NaN extremum means the slice has one).
+const kernels::ReductionSpec& first_index_spec() {
+  static auto spec = kernels::ReductionSpec::create(
+      "kumo_first_index", "T x, T m", "int64 y",
+      "(x == m || !(x == x)) ? _j : (int64_t)9223372036854775807LL", "a < b ? a : b", "y = a", "", "int64");
+  return *spec;
+}
+
+// The two passes over one axis of src (the first index of the extremum).
+Array two_pass_arg(const Array& src, int ax, bool is_max) {
+  ReduceOptions keep = ReduceOptions().keepdims(true);
+  Array m = is_max ? max(src, ax, keep) : min(src, ax, keep);
+  return kernels::call_reduction(first_index_spec(), {src, m}, {}, {ax}, false, false)[0];
+}
+
+// Flat index of the extremum of a 1-D array. Long arrays are cut into
+// blocks: one pass finds each block's extremum, the first block holding the
+// overall one is searched again while it is small enough to sit in cache,
+// so the data is read about once instead of twice.
+int64_t flat_arg(const Array& x, bool is_max) {
+  constexpr int64_t kBlock = 4096;
+  const int64_t n = x.size(), nblocks = n / kBlock;
+  if (nblocks < 4) return two_pass_arg(x, 0, is_max).item<int64_t>();
+  Array head = x.index({IndexItem::slice(0, nblocks * kBlock, 1)}).reshape(Shape{nblocks, kBlock});
+  Array block_ext = is_max ? max(head, 1) : min(head, 1);
+  const int64_t b = two_pass_arg(block_ext, 0, is_max).item<int64_t>();
+  int64_t best = b * kBlock + two_pass_arg(head.index({IndexItem::integer(b)}), 0, is_max).item<int64_t>();
+  if (nblocks * kBlock < n) {
+    // The tail wins only when strictly better, or NaN where the head has none.
+    Array tail = x.index({IndexItem::slice(nblocks * kBlock, std::nullopt, 1)});
+    Array vb = block_ext.index({IndexItem::integer(b)});
+    Array vt = is_max ? max(tail) : min(tail);
+    const bool nan_b = isnan(vb).item<bool>(), nan_t = isnan(vt).item<bool>();
+    const bool better = is_max ? greater(vt, vb).item<bool>() : less(vt, vb).item<bool>();
+    if (!nan_b && (nan_t || better)) best = nblocks * kBlock + two_pass_arg(tail, 0, is_max).item<int64_t>();
+  }
+  return best;
+}
+
+Array arg_reduce(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o, bool is_max) {
+  const std::string name = is_max ? "argmax" : "argmin";
+  const int nd = a.ndim();
+  // Without an axis (or axis 0/-1 of a 0-d array) the flat C-order index counts.
+  const bool flat = !axis || (nd == 0 && (*axis == 0 || *axis == -1));
+  Array src;
+  int ax = 0;
+  Shape res_shape;
+  if (flat) {
+    if (a.size() == 0) throw ValueError("attempt to get " + name + " of an empty sequence");
+    src = a.ravel();
+    res_shape = o.keepdims() ? Shape(nd, 1) : Shape{};
+  } else {
+    ax = normalize_axis(*axis, nd);
+    if (a.shape()[ax] == 0) throw ValueError("attempt to get " + name + " of an empty sequence");
+    src = a;
+    res_shape = reduced_shape(a.shape(), {ax}, o.keepdims());
+    if (a.size() == 0) return finish(filled(res_shape, 0, Dtype::kInt64, a.device()), o.out(), name);
+  }
+  Array r = flat ? kernels::scalar_to_array(Scalar(flat_arg(src, is_max)).value(), Dtype::kInt64, a.device())
+                 : two_pass_arg(src, ax, is_max);
+  if (r.shape() != res_shape) r = r.reshape(res_shape);
+  return finish(r, o.out(), name);
+}
+
+// x with NaN replaced by v (float and complex inputs; others are returned).
+Array nan_to(const Array& a, double v) {
+  if (!is_inexact(a.dtype())) return a;
+  static auto spec = kernels::ElementwiseSpec::create("kumo_nan_to", "T x, T f", "T y", "y = kumo::isnan(x) ? f : x");
+  Array f = kernels::scalar_to_array(Scalar(v).value(), a.dtype(), a.device());
+  return kernels::call_elementwise(*spec, {a, f}, {})[0];
+}
+
+// ---- var ---------------------------------------------------------------------
+// Sum of squared deviations from m in one pass (no temporary for x - m);
+// complex deviations contribute |d|^2. A is the accumulation type.
+const char* const kSqdevPreamble = R"(
+template <class A, class X, class M> KUMO_FN A kumo_sqdev(const X& x, const M& m) {
+  const A d = kumo_cast<A>(x) - kumo_cast<A>(m);
+  return d * d;
+}
+template <class A, class T, class M> KUMO_FN A kumo_sqdev(const kumo::complex<T>& x, const M& m) {
+  const kumo::complex<A> d = kumo_cast<kumo::complex<A>>(x) - kumo_cast<kumo::complex<A>>(m);
+  return d.re * d.re + d.im * d.im;
+}
+)";
+
+Array sum_sq_dev(const Array& a, const Array& m, const Array& where, const std::vector<int>& ax, bool keepdims,
+                 Dtype acc) {
+  static auto plain = kernels::ReductionSpec::create("kumo_sum_sqdev", "X x, M m", "A y", "kumo_sqdev<A>(x, m)",
+                                                     "a + b", "y = a", "0", "A", kSqdevPreamble);
+  static auto masked =
+      kernels::ReductionSpec::create("kumo_sum_sqdev_where", "X x, M m, bool w", "A y",
+                                     "w ? kumo_sqdev<A>(x, m) : A(0)", "a + b", "y = a", "0", "A", kSqdevPreamble);
+  std::vector<int64_t> ax64(ax.begin(), ax.end());
+  kernels::TypeBindings forced{{"A", acc}};
+  if (where.defined())
+    return kernels::call_reduction(*masked, {a, m, where.broadcast_to(a.shape())}, {}, ax64, false, keepdims,
+                                   forced)[0];
+  return kernels::call_reduction(*plain, {a, m}, {}, ax64, false, keepdims, forced)[0];
+}
+
+double resolve_ddof(const VarOptions& o) {
+  if (o.correction()) {
+    if (o.ddof() != 0) throw ValueError("ddof and correction can't be provided simultaneously.");
+    return *o.correction();
+  }
+  return o.ddof();
+}
+
+}  // namespace
+
+Array argmax(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
+  return arg_reduce(a, axis, o, true);
+}
+Array argmin(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
+  return arg_reduce(a, axis, o, false);
+}
+
+Array mean(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  const Dtype res = mean_dtype(a.dtype(), o.dtype());
+  ReduceOptions so = ReduceOptions().dtype(accumulation_dtype(res)).keepdims(o.keepdims());
+  if (o.where().defined()) so.where(o.where());
+  Array total = sum(a, to_axes(ax), so);
+  Array r = o.where().defined() ? divide(total, mask_count(a, o.where(), ax, o.keepdims()))
+                                : divide(total, Scalar(reduced_count(a.shape(), ax)));
+  return finish(r.astype(res, Order::kK, false), o.out(), "mean");
+}
+
+Array var(const Array& a, const Axes& axes, const VarOptions& o) {
+  const double ddof = resolve_ddof(o);
+  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  const Dtype res = mean_dtype(a.dtype(), o.dtype());
+  const Dtype acc = accumulation_dtype(real_dtype(res));
+  Array m = o.mean();
+  if (!m.defined()) {
+    ReduceOptions mo = ReduceOptions().dtype(accumulation_dtype(res)).keepdims(true);
+    if (o.where().defined()) mo.where(o.where());
+    m = mean(a, to_axes(ax), mo);
+  }
+  Array s = sum_sq_dev(a, m, o.where(), ax, o.keepdims(), acc);
+  Array r;
+  if (o.where().defined()) {
+    Array dof = maximum(subtract(mask_count(a, o.where(), ax, o.keepdims()), Scalar(ddof)), 0.0);
+    r = divide(s, dof);
+  } else {
+    r = divide(s, Scalar(std::max(static_cast<double>(reduced_count(a.shape(), ax)) - ddof, 0.0)));
+  }
+  return finish(r.astype(real_dtype(res), Order::kK, false), o.out(), "var");
+}
+
+Array std(const Array& a, const Axes& axes, const VarOptions& o) {
+  VarOptions vo = o;
+  vo.out(Array());
+  return finish(sqrt(var(a, axes, vo)), o.out(), "std");
+}
+
+// ---- NaN-ignoring variants ----------------------------------------------------
+
+Array nansum(const Array& a, const Axes& axes, const ReduceOptions& o) { return sum(nan_to(a, 0.0), axes, o); }
+Array nanprod(const Array& a, const Axes& axes, const ReduceOptions& o) { return prod(nan_to(a, 1.0), axes, o); }
+
+namespace {
+Array nan_arg_reduce(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o, bool is_max) {
+  if (!is_inexact(a.dtype())) return arg_reduce(a, axis, o, is_max);
+  Array nan = isnan(a);
+  Array all_nan = axis ? all(nan, *axis) : all(nan);
+  if (any(all_nan).item<bool>()) throw ValueError("All-NaN slice encountered");
+  const double inf = std::numeric_limits<double>::infinity();
+  return arg_reduce(nan_to(a, is_max ? -inf : inf), axis, o, is_max);
+}
+}  // namespace
+
+Array nanargmax(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
+  return nan_arg_reduce(a, axis, o, true);
+}
+Array nanargmin(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
+  return nan_arg_reduce(a, axis, o, false);
+}
+
+Array nanmean(const Array& a, const Axes& axes, const ReduceOptions& o) {
+  if (!is_inexact(a.dtype())) return mean(a, axes, o);
+  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  Array notnan = logical_not(isnan(a));
+  if (o.where().defined()) notnan = logical_and(notnan, o.where());
+  Array cnt = sum(notnan, to_axes(ax), ReduceOptions().dtype(Dtype::kInt64).keepdims(o.keepdims()));
+  ReduceOptions so = ReduceOptions().keepdims(o.keepdims());
+  if (o.dtype()) so.dtype(*o.dtype());
+  if (o.where().defined()) so.where(o.where());
+  Array tot = nansum(a, to_axes(ax), so);
+  return finish(divide(tot, cnt).astype(tot.dtype(), Order::kK, false), o.out(), "nanmean");
+}
+
+Array nanvar(const Array& a, const Axes& axes, const VarOptions& o) {
+  const double ddof = resolve_ddof(o);
+  if (!is_inexact(a.dtype())) {
+    return var(a, axes, o);
+  }
+  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  Array notnan = logical_not(isnan(a));
+  if (o.where().defined()) notnan = logical_and(notnan, o.where());
+  Array m = o.mean();
+  if (!m.defined()) {
+    ReduceOptions mo = ReduceOptions().keepdims(true);
+    if (o.dtype()) mo.dtype(*o.dtype());
+    if (o.where().defined()) mo.where(o.where());
+    m = nanmean(a, to_axes(ax), mo);
+  }
+  // NaN elements deviate by 0 and are not counted.
+  const Dtype acc = accumulation_dtype(real_dtype(o.dtype() ? *o.dtype() : a.dtype()));
+  Array s = sum_sq_dev(nan_to(a, 0.0), m, notnan, ax, o.keepdims(), acc);
+  Array dof = subtract(sum(notnan, to_axes(ax), ReduceOptions().dtype(Dtype::kInt64).keepdims(o.keepdims())),
+                       Scalar(ddof));
+  Array r = divide(s, dof).astype(real_dtype(o.dtype() ? *o.dtype() : a.dtype()), Order::kK, false);
+  // Slices with no degrees of freedom left are NaN, as in NumPy.
+  Array nan_fill = kernels::scalar_to_array(Scalar(std::numeric_limits<double>::quiet_NaN()).value(), r.dtype(),
+                                            r.device());
+  r = select(less_equal(dof, 0.0), nan_fill.broadcast_to(r.shape()), r);
+  return finish(r, o.out(), "nanvar");
+}
+
+Array nanstd(const Array& a, const Axes& axes, const VarOptions& o) {
+  VarOptions vo = o;
+  vo.out(Array());
+  return finish(sqrt(nanvar(a, axes, vo)), o.out(), "nanstd");
+}
+
+Array nancumsum(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
+  return cumsum(nan_to(a, 0.0), axis, o);
+}
+Array nancumprod(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
+  return cumprod(nan_to(a, 1.0), axis, o);
+}
+
+}  // namespace kumo
