@@ -21,6 +21,7 @@ void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
 void bind_printing(py::module_& m);
 void bind_reduction(py::module_& m);
+void bind_routines(py::module_& m);
 
 namespace {
 
@@ -57,6 +58,8 @@ void register_errors(py::module_& m) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const OverflowError& e) {
       PyErr_SetString(PyExc_OverflowError, e.what());
+    } catch (const ZeroDivisionError& e) {
+      PyErr_SetString(PyExc_ZeroDivisionError, e.what());
     } catch (const OutOfMemoryError& e) {
       PyErr_SetString(g_oom_error, e.what());
     } catch (const CompileError& e) {
@@ -76,24 +79,6 @@ struct PoolAllocation {
   size_t size() const { return memory->size(); }
 };
 
-const kernels::ElementwiseSpec& arange_spec() {
-  static auto spec = [] {
-    auto s = kernels::ElementwiseSpec::create("kumo_arange", "raw float64 start, raw float64 step", "T y",
-                                              "y = kumo_cast<T>(start[0] + (double)i * step[0])");
-    return s;
-  }();
-  return *spec;
-}
-
-const kernels::ElementwiseSpec& arange_int_spec() {
-  static auto spec = [] {
-    auto s = kernels::ElementwiseSpec::create("kumo_arange_int", "raw int64 start, raw int64 step", "T y",
-                                              "y = kumo_cast<T>((int64_t)((uint64_t)start[0] + (uint64_t)i * (uint64_t)step[0]))");
-    return s;
-  }();
-  return *spec;
-}
-
 }  // namespace
 
 }  // namespace py_bind
@@ -111,6 +96,7 @@ PYBIND11_MODULE(_core, m) {
   bind_printing(m);
   bind_random(m);
   bind_reduction(m);
+  bind_routines(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 
@@ -155,10 +141,6 @@ PYBIND11_MODULE(_core, m) {
     if (o != Order::kC && o != Order::kF) throw ValueError("only 'C' or 'F' order is permitted");
     return Array::empty(to_shape(shape), to_dtype_required(dtype), current_device(), o);
   }, py::arg("shape"), py::arg("dtype"), py::arg("order") = "C");
-  m.def("empty_like", [](const Array& a, py::object dtype, py::object order) {
-    Dtype d = dtype.is_none() ? a.dtype() : to_dtype_required(dtype);
-    return Array::empty_like(a, d, to_order(order));
-  }, py::arg("a"), py::arg("dtype") = py::none(), py::arg("order") = "K");
   m.def("from_numpy", [](py::array arr, py::object device) {
     Device& d = device.is_none() ? current_device() : get_device(py::cast<std::string>(device));
     return from_numpy(arr, d);
@@ -175,21 +157,5 @@ PYBIND11_MODULE(_core, m) {
       Array v = to_array_required(value, &a.device());
       v.copy_to(a);
     }
-  });
-  m.def("arange", [](py::handle start, py::handle step, int64_t n, py::object dtype) {
-    Dtype d = to_dtype_required(dtype);
-    Array out = Array::empty(Shape{n}, d, current_device());
-    if (n == 0) return out;
-    if (is_integer(d) || d == Dtype::kBool) {
-      Array s = kernels::scalar_to_array(to_scalar_value(start), Dtype::kInt64, current_device());
-      Array t = kernels::scalar_to_array(to_scalar_value(step), Dtype::kInt64, current_device());
-      kernels::call_elementwise(arange_int_spec(), {s, t}, {out});
-    } else {
-      kernels::ScalarValue sv = to_scalar_value(start), tv = to_scalar_value(step);
-      Array s = kernels::scalar_to_array(sv, Dtype::kFloat64, current_device());
-      Array t = kernels::scalar_to_array(tv, Dtype::kFloat64, current_device());
-      kernels::call_elementwise(arange_spec(), {s, t}, {out});
-    }
-    return out;
   });
 }

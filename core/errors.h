@@ -17,6 +17,8 @@ class IndexError : public Error { public: using Error::Error; };
 // numpy.exceptions.AxisError: both a ValueError and an IndexError in Python.
 class AxisError : public Error { public: using Error::Error; };
 class OverflowError : public Error { public: using Error::Error; };
+// Python's ZeroDivisionError (numpy.arange with a zero step).
+class ZeroDivisionError : public Error { public: using Error::Error; };
 // Raised when a ufunc cannot cast under the requested casting rule
 // (numpy's UFuncTypeError family; a TypeError in Python).
 class CastingError : public TypeError { public: using TypeError::TypeError; };

@@ -17,8 +17,10 @@
 
 #include "linalg/linalg.h"
 #include "linalg/products.h"
+#include "routines/creation.h"
 #include "routines/elementwise.h"
 #include "routines/interop.h"
+#include "routines/manipulation.h"
 #include "routines/operators.h"
 #include "routines/reduction.h"
 #include "routines/scalar.h"

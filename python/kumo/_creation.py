@@ -1,5 +1,4 @@
 """Array creation routines (numpy.* names)."""
-import math
 import operator
 
 import numpy
@@ -106,72 +105,58 @@ def empty(shape, dtype=float, order="C", like=None):
 
 
 def zeros(shape, dtype=float, order="C", like=None):
-    a = empty(shape, dtype, order)
-    _core.fill(a, 0)
-    return a
+    return _core.zeros(_shape_tuple(shape), _default_dtype(dtype), _order_char(order))
 
 
 def ones(shape, dtype=float, order="C", like=None):
-    a = empty(shape, dtype, order)
-    _core.fill(a, 1)
-    return a
+    return _core.ones(_shape_tuple(shape), _default_dtype(dtype), _order_char(order))
 
 
-def _fill_value_dtype(fill_value):
-    if isinstance(fill_value, ndarray):
-        return fill_value.dtype
-    return numpy.array(fill_value).dtype
+def _fill_operand(value):
+    """Python scalars stay weak; kumo arrays as they are; anything else (NumPy
+    scalars, lists) becomes an array carrying its own dtype."""
+    if isinstance(value, (bool, int, float, complex, ndarray)):
+        return value
+    return asarray(value)
 
 
 def full(shape, fill_value, dtype=None, order="C", like=None):
-    d = _fill_value_dtype(fill_value) if dtype is None else dtype
-    a = empty(shape, d, order)
-    _fill(a, fill_value)
-    return a
+    d = None if dtype is None else _check_dtype(dtype)
+    return _core.full(_shape_tuple(shape), _fill_operand(fill_value), d, _order_char(order))
 
 
-def _fill(a, value):
-    if isinstance(value, (bool, int, float, complex)):
-        _core.fill(a, value)
-    else:
-        a[...] = asarray(value)
-
-
-def _like_args(a, dtype, order, shape):
-    a = asarray(a)
-    d = a.dtype if dtype is None else _check_dtype(dtype)
-    if shape is None:
-        return _core.empty_like(a, d, _order_char(order))
-    o = _order_char(order)
-    if o in ("A", "K"):
-        o = "F" if a._f_contiguous and not a._c_contiguous else "C"
-    return _core.empty(_shape_tuple(shape), d, o)
+def _like_args(dtype, order, shape):
+    d = None if dtype is None else _check_dtype(dtype)
+    return d, _order_char(order), None if shape is None else _shape_tuple(shape)
 
 
 def empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
-    return _like_args(prototype, dtype, order, shape)
+    return _core.empty_like(asarray(prototype), *_like_args(dtype, order, shape))
 
 
 def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
-    out = _like_args(a, dtype, order, shape)
-    _core.fill(out, 0)
-    return out
+    return _core.zeros_like(asarray(a), *_like_args(dtype, order, shape))
 
 
 def ones_like(a, dtype=None, order="K", subok=None, shape=None):
-    out = _like_args(a, dtype, order, shape)
-    _core.fill(out, 1)
-    return out
+    return _core.ones_like(asarray(a), *_like_args(dtype, order, shape))
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
-    out = _like_args(a, dtype, order, shape)
-    _fill(out, fill_value)
-    return out
+    return _core.full_like(asarray(a), _fill_operand(fill_value), *_like_args(dtype, order, shape))
 
 
 def copy(a, order="K", subok=False):
     return asarray(a).copy(order=order)
+
+
+def _python_scalar(v):
+    """A Python number for arange's bounds; NumPy scalars give theirs via item()."""
+    if isinstance(v, ndarray):
+        raise TypeError("arange() arguments must be scalars")
+    if isinstance(v, (bool, int, float, complex)):
+        return v
+    return numpy.asarray(v)[()].item()
 
 
 def arange(start, stop=None, step=None, dtype=None, like=None):
@@ -180,72 +165,34 @@ def arange(start, stop=None, step=None, dtype=None, like=None):
         start, stop = 0, start
     if step is None:
         step = 1
-    for v in (start, stop, step):
-        if isinstance(v, ndarray):
-            raise TypeError("arange() arguments must be scalars")
-    if step == 0:
-        raise ZeroDivisionError("division by zero")
-    if dtype is None:
-        d = numpy.result_type(*[numpy.asarray(v).dtype if not isinstance(v, (int, float, complex)) else
-                                (numpy.dtype(int) if isinstance(v, int) else
-                                 numpy.dtype(float) if isinstance(v, float) else numpy.dtype(complex))
-                                for v in (start, stop, step)])
-    else:
+    args = (start, stop, step)
+    if dtype is not None:
         d = _check_dtype(dtype)
-    if d.kind == "c":
-        raise TypeError("arange does not support complex values in kumo")
-    if d.kind == "b":
-        n = max(0, math.ceil((stop - start) / step))
-        if n > 2:
-            raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
-    if all(isinstance(v, (int, numpy.integer)) for v in (start, stop, step)):
-        n = len(range(int(start), int(stop), int(step)))
+    elif all(isinstance(v, (bool, int, float, complex)) for v in args):
+        d = None  # inferred in C++ from the kinds of the Python numbers
     else:
-        n = max(0, int(math.ceil((float(stop) - float(start)) / float(step))))
-    if d.kind in "iub" or d.kind == "b":
-        return _core.arange(int(start), int(step), n, d)
-    return _core.arange(float(start), float(step), n, d)
+        # With a NumPy scalar among them, numpy.arange promotes every argument
+        # as strong, Python numbers at their default dtypes.
+        d = numpy.result_type(*[numpy.asarray(v).dtype if not isinstance(v, (int, float, complex)) else
+                                numpy.dtype(int) if isinstance(v, int) else
+                                numpy.dtype(float) if isinstance(v, float) else numpy.dtype(complex)
+                                for v in args])
+    return _core.arange(*[_python_scalar(v) for v in args], d)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
-    from kumo import _ufuncs as uf
     num = operator.index(num)
-    if num < 0:
-        raise ValueError("Number of samples, %s, must be non-negative." % num)
-    div = (num - 1) if endpoint else num
-    start_a = asarray(start) * 1.0
-    stop_a = asarray(stop) * 1.0
-    dt = numpy.result_type(start_a.dtype, stop_a.dtype, float)
-    delta = stop_a - start_a
-    y = arange(0, num, dtype=dt if dt.kind == "f" else numpy.float64).astype(dt, copy=False)
-    y = y.reshape((-1,) + (1,) * delta.ndim)
-    any_step_zero = False
-    if div > 0:
-        step = delta / div
-        any_step_zero = bool((step == 0).any()) if step.ndim else bool(step == 0)
-        if any_step_zero:
-            y = y / div
-            y = y * delta
-        else:
-            y = y * step
-    else:
-        step = float("nan")
-        y = y * delta
-    y = y + start_a
-    if endpoint and num > 1:
-        y[-1, ...] = stop_a
-    if axis != 0:
-        from kumo._manipulation import moveaxis
-        y = moveaxis(y, 0, axis)
-    out_dtype = dt if dtype is None else _check_dtype(dtype)
-    if out_dtype.kind in "iu":
-        y = uf.floor(y)
-    y = y.astype(out_dtype, copy=False)
+    d = None if dtype is None else _check_dtype(dtype)
+    r = _core.linspace(_fill_operand(start), _fill_operand(stop), num, bool(endpoint), bool(retstep), d,
+                       operator.index(axis))
     if retstep:
-        if isinstance(step, ndarray) and step.ndim == 0:
+        y, step = r
+        if (num - 1 if endpoint else num) <= 0:
+            step = float("nan")  # no interval: numpy.linspace gives a Python float
+        elif step.ndim == 0:
             step = _core.to_numpy(step)[()]  # a NumPy scalar, as numpy.linspace returns
         return y, step
-    return y
+    return r
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
@@ -288,13 +235,8 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", like=None):
-    M = N if M is None else M
-    a = zeros((N, M), dtype=dtype, order=order)
-    if (k >= 0 and k < M) or (k < 0 and -k < N):
-        d = a._diagonal(k, 0, 1)
-        d._writeable = True
-        d[...] = 1
-    return a
+    return _core.eye(operator.index(N), None if M is None else operator.index(M), operator.index(k),
+                     _default_dtype(dtype), _order_char(order))
 
 
 def identity(n, dtype=float, like=None):

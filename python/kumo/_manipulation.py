@@ -5,6 +5,7 @@ import numpy
 
 from kumo import _core
 from kumo._creation import asarray, empty
+from kumo._dtypes import _check_dtype
 
 ndarray = _core.ndarray
 
@@ -39,22 +40,12 @@ def swapaxes(a, axis1, axis2):
     return asarray(a).swapaxes(axis1, axis2)
 
 
+def _axes(v):
+    return [v] if isinstance(v, int) or hasattr(v, "__index__") else list(v)
+
+
 def moveaxis(a, source, destination):
-    a = asarray(a)
-    src = [source] if isinstance(source, int) or hasattr(source, "__index__") else list(source)
-    dst = [destination] if isinstance(destination, int) or hasattr(destination, "__index__") else list(destination)
-    src = [_axis(s, a.ndim, "source") for s in src]
-    dst = [_axis(d, a.ndim, "destination") for d in dst]
-    if len(set(src)) != len(src):
-        raise ValueError("repeated axis in `source` argument")
-    if len(set(dst)) != len(dst):
-        raise ValueError("repeated axis in `destination` argument")
-    if len(src) != len(dst):
-        raise ValueError("`source` and `destination` arguments must have the same number of elements")
-    order = [n for n in range(a.ndim) if n not in src]
-    for d, s in sorted(zip(dst, src)):
-        order.insert(d, s)
-    return a.transpose(order)
+    return _core.moveaxis(asarray(a), _axes(source), _axes(destination))
 
 
 def rollaxis(a, axis, start=0):
@@ -80,21 +71,13 @@ def squeeze(a, axis=None):
 
 
 def expand_dims(a, axis):
-    a = asarray(a)
-    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
-    return a._expand_dims(axes)
+    return _core.expand_dims(asarray(a), list(axis) if isinstance(axis, (tuple, list)) else [axis])
 
 
 def broadcast_to(array, shape, subok=False):
-    a = asarray(array)
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
-    shape = tuple(operator.index(d) for d in shape)
-    if not shape and a.ndim:
-        raise ValueError("cannot broadcast a non-scalar to a scalar array")
-    if any(d < 0 for d in shape):
-        raise ValueError("all elements of broadcast shape must be non-negative")
-    return a._broadcast_to(shape)
+    return _core.broadcast_to(asarray(array), tuple(operator.index(d) for d in shape))
 
 
 def broadcast_shapes(*shapes):
@@ -102,9 +85,7 @@ def broadcast_shapes(*shapes):
 
 
 def broadcast_arrays(*args, subok=False):
-    arrays = [asarray(a) for a in args]
-    shape = numpy.broadcast_shapes(*[a.shape for a in arrays])
-    return tuple(a if a.shape == shape else a._broadcast_to(shape) for a in arrays)
+    return _core.broadcast_arrays([asarray(a) for a in args])
 
 
 def atleast_1d(*arys):
@@ -138,98 +119,18 @@ def atleast_3d(*arys):
     return res[0] if len(res) == 1 else tuple(res)
 
 
-def _stride_perm(arrays, ndim):
-    """Axis order (outermost first) that follows the inputs' memory layout, the
-    way NumPy lays out the result of concatenate: an axis moves before another
-    only when every input where both have length > 1 strides it further."""
-    perm = list(range(ndim))
-    for i in range(1, ndim):
-        ax = perm[i]
-        pos = i
-        for j in range(i - 1, -1, -1):
-            other = perm[j]
-            decided = False
-            swap = True
-            for a in arrays:
-                if a.shape[ax] != 1 and a.shape[other] != 1:
-                    decided = True
-                    if abs(a.strides[ax]) <= abs(a.strides[other]):
-                        swap = False
-            if decided:
-                if swap:
-                    pos = j
-                else:
-                    break
-        del perm[i]
-        perm.insert(pos, ax)
-    return perm
-
-
-def _empty_like_layout(shape, dtype, arrays):
-    perm = _stride_perm(arrays, len(shape))
-    if perm == list(range(len(shape))):
-        return empty(tuple(shape), dtype=dtype)
-    inv = [0] * len(perm)
-    for i, p in enumerate(perm):
-        inv[p] = i
-    return empty(tuple(shape[p] for p in perm), dtype=dtype).transpose(inv)
-
-
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
-    arrays = [asarray(a) for a in arrays]
-    if not arrays:
-        raise ValueError("need at least one array to concatenate")
-    if out is not None and dtype is not None:
-        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
-    if axis is None:
-        arrays = [a.ravel() for a in arrays]
-        axis = 0
-    nd = arrays[0].ndim
-    if nd == 0:
-        raise ValueError("zero-dimensional arrays cannot be concatenated")
-    for i, a in enumerate(arrays):
-        if a.ndim != nd:
-            raise ValueError("all the input arrays must have same number of dimensions, but the array at index 0 has "
-                             "%d dimension(s) and the array at index %d has %d dimension(s)" % (nd, i, a.ndim))
-    axis = _axis(axis, nd)
-    for i, a in enumerate(arrays[1:], 1):
-        for d in range(nd):
-            if d != axis and a.shape[d] != arrays[0].shape[d]:
-                raise ValueError("all the input array dimensions except for the concatenation axis must match "
-                                 "exactly, but along dimension %d, the array at index 0 has size %d and the array "
-                                 "at index %d has size %d" % (d, arrays[0].shape[d], i, a.shape[d]))
-    shape = list(arrays[0].shape)
-    shape[axis] = sum(a.shape[axis] for a in arrays)
-    if out is not None:
-        if not isinstance(out, ndarray):
-            raise TypeError("'out' must be an array")
-        if tuple(out.shape) != tuple(shape):
-            raise ValueError("Output array is the wrong shape")
-        dt = out.dtype
-    else:
-        dt = numpy.result_type(*[a.dtype for a in arrays]) if dtype is None else numpy.dtype(dtype)
-    for a in arrays:
-        if not numpy.can_cast(a.dtype, dt, casting):
-            raise TypeError("Cannot cast array data from %r to %r according to the rule %r" % (a.dtype, dt, casting))
-    res = _empty_like_layout(shape, dt, arrays) if out is None else out
-    pos = 0
-    for a in arrays:
-        idx = [slice(None)] * nd
-        idx[axis] = slice(pos, pos + a.shape[axis])
-        res[tuple(idx)] = a
-        pos += a.shape[axis]
-    return res
+    if axis is not None:
+        axis = operator.index(axis)
+    r = _core.concatenate([asarray(a) for a in arrays], axis, out, None if dtype is None else _check_dtype(dtype),
+                          casting)
+    return r if out is None else out
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    arrays = [asarray(a) for a in arrays]
-    if not arrays:
-        raise ValueError("need at least one array to stack")
-    shapes = {a.shape for a in arrays}
-    if len(shapes) != 1:
-        raise ValueError("all input arrays must have the same shape")
-    axis = _axis(axis, arrays[0].ndim + 1)
-    return concatenate([expand_dims(a, axis) for a in arrays], axis=axis, out=out, dtype=dtype, casting=casting)
+    r = _core.stack([asarray(a) for a in arrays], operator.index(axis), out,
+                    None if dtype is None else _check_dtype(dtype), casting)
+    return r if out is None else out
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
