@@ -28,15 +28,32 @@ class RawAllocator {
   virtual void* allocate(size_t nbytes) = 0;
   virtual void deallocate(void* ptr, size_t nbytes) = 0;
   virtual std::string name() const = 0;
+  // After allocate returned nullptr: the call that failed, its arguments and
+  // the system's reason, for the pool's OutOfMemoryError ("" if unknown).
+  // Called under the pool mutex right after the failing allocate.
+  virtual std::string last_failure() const { return {}; }
 };
 
 // Aligned host memory (kHostAlignment bytes), used by the CPU device.
+// Blocks of kMapThreshold bytes or more are mapped directly (2 MiB aligned,
+// advised to use transparent huge pages) so that freeing them unmaps them:
+// memory handed back by the pool then really leaves the process, which is
+// not guaranteed for blocks malloc keeps in its heap.
 class HostRawAllocator final : public RawAllocator {
  public:
   static constexpr size_t kHostAlignment = 64;
+  static constexpr size_t kHugePage = size_t(2) << 20;
+  static constexpr size_t kMapThreshold = 2 * kHugePage;
   void* allocate(size_t nbytes) override;
   void deallocate(void* ptr, size_t nbytes) override;
   std::string name() const override { return "host"; }
+  std::string last_failure() const override;
+
+ private:
+  // Plain data so that recording a failure cannot itself fail.
+  const char* failed_call_ = nullptr;
+  size_t failed_bytes_ = 0;
+  int failed_errno_ = 0;
 };
 
 // Stream identity for per-stream free lists (0 = the default/null stream).

@@ -1,18 +1,27 @@
-// Tests of the caching allocator against a counting fake raw allocator.
+// Tests of the caching allocator against a counting fake raw allocator, and
+// of the host raw allocator.
 #include <gtest/gtest.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -57,6 +66,7 @@ struct FakeState {
   size_t n_allocate = 0;    // successful allocations
   size_t n_deallocate = 0;
   size_t n_refused = 0;     // allocate calls answered with nullptr
+  size_t last_refused = 0;  // size of the last refused request
   int fail_next = 0;        // refuse this many upcoming calls
   bool fail_always = false;
   size_t size_mismatches = 0;
@@ -88,6 +98,7 @@ class FakeRawAllocator final : public RawAllocator {
     if (s_->fail_always || s_->fail_next > 0) {
       if (s_->fail_next > 0) --s_->fail_next;
       ++s_->n_refused;
+      s_->last_refused = nbytes;
       return nullptr;
     }
     void* p = std::aligned_alloc(64, (nbytes + 63) / 64 * 64);
@@ -111,6 +122,10 @@ class FakeRawAllocator final : public RawAllocator {
     std::free(ptr);
   }
   std::string name() const override { return "fake"; }
+  std::string last_failure() const override {
+    std::lock_guard<std::mutex> lock(s_->mu);
+    return "fake_allocate(" + std::to_string(s_->last_refused) + ") failed: refused by the test";
+  }
 
  private:
   std::shared_ptr<FakeState> s_;
@@ -355,6 +370,38 @@ TEST_F(PoolTest, RawFailureRaisesOutOfMemory) {
   EXPECT_EQ(pool->used_bytes(), 9 * R);
 }
 
+TEST_F(PoolTest, OomMessageNamesTheFailingCallAndWhatWasReturned) {
+  auto keep = pool->malloc(R);
+  { auto a = pool->malloc(2 * R, 1); auto b = pool->malloc(3 * R, 2); }  // 5R cached on two streams
+  fake->fail_always = true;
+  try {
+    pool->malloc(1000000);
+    FAIL() << "expected OutOfMemoryError";
+  } catch (const Error& e) {  // the base class: Python maps the derived type
+    EXPECT_NE(dynamic_cast<const OutOfMemoryError*>(&e), nullptr);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("Out of memory allocating 1,000,000 bytes"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("allocated so far: 512 bytes, held: 512 bytes"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("on fake: fake_allocate(1000448) failed: refused by the test"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("after returning 2,560 cached bytes and retrying"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(fake->n_refused, 2u);
+  EXPECT_EQ(pool->total_bytes(), R);
+}
+
+TEST_F(PoolTest, OomMessageForTheLimitSaysSo) {
+  pool->set_limit(2 * R);
+  try {
+    pool->malloc(3 * R);
+    FAIL() << "expected OutOfMemoryError";
+  } catch (const OutOfMemoryError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("the request would exceed the pool's limit"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("fake_allocate"), std::string::npos) << msg;  // the raw allocator was not asked
+  }
+  EXPECT_EQ(fake->n_refused + fake->n_allocate, 0u);
+}
+
 TEST_F(PoolTest, HugeRequestRaisesOutOfMemoryWithoutRawCall) {
   EXPECT_THROW(pool->malloc(SIZE_MAX), OutOfMemoryError);
   EXPECT_THROW(pool->malloc(SIZE_MAX - 10), OutOfMemoryError);
@@ -505,6 +552,75 @@ TEST(HostPool, AllocatesAlignedHostMemory) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(b->data()) % 64, 0u);
   std::memset(b->data(), 7, 3000);
   EXPECT_EQ(pool.total_bytes(), R + 6 * R);
+}
+
+// Whether the mapping holding p carries MADV_HUGEPAGE ("hg" among the
+// VmFlags in /proc/self/smaps); nullopt if no mapping holds p.
+std::optional<bool> huge_pages_advised(const void* p) {
+  const auto a = reinterpret_cast<unsigned long>(p);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    unsigned long lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2) {
+      inside = a >= lo && a < hi;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return (line + " ").find(" hg ") != std::string::npos;
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(HostRawAllocator, LargeBlocksAreHugePageAlignedAdvisedAndUnmappedOnFree) {
+  constexpr size_t kHuge = HostRawAllocator::kHugePage;
+  HostRawAllocator raw;
+  const size_t n = 3 * kHuge + 4096;  // over kMapThreshold, not a multiple of the huge page size
+  ASSERT_GE(n, HostRawAllocator::kMapThreshold);
+  auto* p = static_cast<char*>(raw.allocate(n));
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kHuge, 0u);
+  std::memset(p, 0x5a, n);
+  EXPECT_EQ(p[n - 1], 0x5a);
+  if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0) {
+    EXPECT_EQ(huge_pages_advised(p), std::optional<bool>(true));
+  }
+  raw.deallocate(p, n);
+  // Unmapped, the rounded-up tail included: mincore refuses unmapped ranges.
+  const size_t mapped = 4 * kHuge;
+  std::vector<unsigned char> pages(mapped / static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  errno = 0;
+  EXPECT_EQ(mincore(p, mapped, pages.data()), -1);
+  EXPECT_EQ(errno, ENOMEM);
+}
+
+TEST(HostRawAllocator, RefusalNamesTheFailingCall) {
+  HostRawAllocator raw;
+  EXPECT_EQ(raw.allocate(SIZE_MAX / 2), nullptr);
+  const std::string why = raw.last_failure();
+  // 2^63 - 1 rounded up to 2 MiB, plus 2 MiB of alignment slack.
+  EXPECT_NE(why.find("mmap(NULL, 9223372036856872960, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)"),
+            std::string::npos) << why;
+  EXPECT_NE(why.find(std::string("failed: ") + std::strerror(ENOMEM)), std::string::npos) << why;
+  void* p = raw.allocate(100);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(raw.last_failure(), "");  // only describes the last call
+  raw.deallocate(p, 100);
+}
+
+TEST(HostPool, SystemRefusalRaisesOutOfMemoryWithTheCall) {
+  MemoryPool pool(std::make_unique<HostRawAllocator>(), nullptr);
+  { auto cached = pool.malloc(1000); }
+  try {
+    pool.malloc(size_t{1} << 62);  // 4 EiB: more than any address space
+    FAIL() << "expected OutOfMemoryError";
+  } catch (const OutOfMemoryError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("Out of memory allocating 4,611,686,018,427,387,904 bytes"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("on host: mmap(NULL, 4611686018429485056,"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("after returning 1,024 cached bytes and retrying"), std::string::npos) << msg;
+  }
+  EXPECT_EQ(pool.total_bytes(), 0u);
 }
 
 // ---------------------------------------------------------------------------
