@@ -15,9 +15,15 @@
 //    free set re-links an existing node instead of allocating one.
 //  * free_bytes is total - used rather than a third counter, so the three
 //    figures cannot drift apart.
+//  * Entirely free segments are also on an intrusive list in the order they
+//    became free (Chunk::lru_prev/lru_next), so the cache policy can hand
+//    back the least recently freed one in O(1).
 //
-// Raw allocator calls happen under the pool mutex; a RawAllocator must not
-// call back into its pool.
+// raw->allocate is called under the pool mutex. Segments leaving the pool
+// are first taken off its books under the mutex, then handed to
+// raw->deallocate after it is released: unmapping a few GiB of small pages
+// takes a quarter of a second, which no other thread should wait for. A
+// RawAllocator must not call back into its pool.
 #include "core/memory_pool.h"
 
 #include <sys/mman.h>
@@ -137,6 +143,16 @@ std::string HostRawAllocator::last_failure() const {
 }
 
 // ---------------------------------------------------------------------------
+// Cache policy
+
+CachePolicy CachePolicy::for_budget(size_t max_cached_bytes) {
+  CachePolicy p;
+  p.max_cached_bytes = max_cached_bytes;
+  p.max_cached_block = max_cached_bytes == kUnbounded ? kUnbounded : max_cached_bytes / 4;
+  return p;
+}
+
+// ---------------------------------------------------------------------------
 // Pool state
 
 struct MemoryPool::Impl {
@@ -162,22 +178,25 @@ struct MemoryPool::Impl {
     size_t size = 0;
     StreamHandle stream = 0;
     Chunk* prev = nullptr;  // address-order neighbours within one segment;
-    Chunk* next = nullptr;  // `next` also links the spare list
+    Chunk* next = nullptr;  // `next` also links the spare list and segments leaving the pool
     bool in_use = false;
+    bool in_lru = false;        // an entirely free segment on the LRU list
+    Chunk* lru_prev = nullptr;  // towards the least recently freed
+    Chunk* lru_next = nullptr;  // towards the most recently freed
     FreeSet::iterator pos;  // valid while the chunk is in the free set
     FreeSet::node_type node;  // the chunk's set node while it is out of the set
   };
 
-  Impl(std::unique_ptr<RawAllocator> r, Device* d) : raw(std::move(r)), device(d) {}
+  enum class Grow { kOk, kOverLimit, kRefused };
+
+  Impl(std::unique_ptr<RawAllocator> r, Device* d, CachePolicy p)
+      : raw(std::move(r)), device(d), policy(p) {}
   ~Impl();
 
   Chunk* allocate(size_t rounded, size_t requested, StreamHandle stream);
   void release(Chunk* c) noexcept;
-  size_t release_free_segments(std::optional<StreamHandle> stream);
   void release_spares() noexcept;
   std::string oom_message(size_t requested, const std::string& reason) const;
-
-  enum class Grow { kOk, kOverLimit, kRefused };
 
   Chunk* take_best_fit(size_t rounded, StreamHandle stream);
   Grow grow(size_t rounded, StreamHandle stream);
@@ -189,11 +208,32 @@ struct MemoryPool::Impl {
   void insert_free(Chunk* c);
   void extract_free(Chunk* c) noexcept { c->node = free_set.extract(c->pos); }
 
+  // Segments leave the pool in two steps: detach (under the mutex) takes an
+  // entirely free segment off the books and chains it through Chunk::next;
+  // hand_back (without the mutex) gives the chain to the raw allocator.
+  void detach(Chunk* c, Chunk** chain) noexcept;
+  size_t detach_free_segments(std::optional<StreamHandle> stream, Chunk** chain) noexcept;
+  void trim_to_budget(Chunk** chain) noexcept {
+    // The test inline, the loop not: this runs on every free.
+    if (lru_oldest != nullptr && total - used > policy.max_cached_bytes) trim_to_budget_slow(chain);
+  }
+  void trim_to_budget_slow(Chunk** chain) noexcept;
+  void hand_back(Chunk* chain) noexcept {
+    if (chain != nullptr) hand_back_slow(chain);
+  }
+  void hand_back_slow(Chunk* chain) noexcept;
+
+  void lru_push(Chunk* c) noexcept;
+  void lru_unlink(Chunk* c) noexcept;
+
   mutable std::mutex mu;
   std::unique_ptr<RawAllocator> raw;
   Device* device;
+  CachePolicy policy;
   FreeSet free_set;
   Chunk* spare = nullptr;
+  Chunk* lru_oldest = nullptr;  // entirely free segments in the order they
+  Chunk* lru_newest = nullptr;  // became free
   size_t used = 0;   // rounded bytes of chunks handed out
   size_t total = 0;  // bytes held from the raw allocator
   size_t limit = 0;
@@ -207,6 +247,8 @@ namespace {
 using Chunk = MemoryPool::Impl::Chunk;
 
 inline uintptr_t addr(const Chunk* c) { return reinterpret_cast<uintptr_t>(c->ptr); }
+
+inline bool whole_segment(const Chunk* c) { return c->prev == nullptr && c->next == nullptr; }
 
 // Ownership of one chunk; the chunk goes back to the pool when the last
 // array referencing it is gone. Holding the Impl keeps the pool state (and
@@ -242,7 +284,7 @@ MemoryPool::Impl::~Impl() {
   // Only reached when no PooledMemory is left, so every segment has merged
   // back into a single free chunk.
   for (Chunk* c : free_set) {
-    assert(c->prev == nullptr && c->next == nullptr);
+    assert(whole_segment(c));
     try {
       raw->deallocate(c->ptr, c->size);
     } catch (...) {
@@ -278,6 +320,94 @@ void MemoryPool::Impl::insert_free(Chunk* c) {
   }
 }
 
+void MemoryPool::Impl::lru_push(Chunk* c) noexcept {
+  assert(!c->in_lru);
+  c->in_lru = true;
+  c->lru_next = nullptr;
+  c->lru_prev = lru_newest;
+  if (lru_newest != nullptr) {
+    lru_newest->lru_next = c;
+  } else {
+    lru_oldest = c;
+  }
+  lru_newest = c;
+}
+
+void MemoryPool::Impl::lru_unlink(Chunk* c) noexcept {
+  assert(c->in_lru);
+  if (c->lru_prev != nullptr) {
+    c->lru_prev->lru_next = c->lru_next;
+  } else {
+    lru_oldest = c->lru_next;
+  }
+  if (c->lru_next != nullptr) {
+    c->lru_next->lru_prev = c->lru_prev;
+  } else {
+    lru_newest = c->lru_prev;
+  }
+  c->lru_prev = c->lru_next = nullptr;
+  c->in_lru = false;
+}
+
+void MemoryPool::Impl::detach(Chunk* c, Chunk** chain) noexcept {
+  assert(!c->in_use && whole_segment(c));
+  if (c->in_lru) lru_unlink(c);
+  extract_free(c);
+  total -= c->size;
+  c->next = *chain;
+  *chain = c;
+}
+
+size_t MemoryPool::Impl::detach_free_segments(std::optional<StreamHandle> stream, Chunk** chain) noexcept {
+  size_t bytes = 0;
+  auto it = stream ? free_set.lower_bound(FitKey{*stream, 0}) : free_set.begin();
+  while (it != free_set.end() && (!stream || (*it)->stream == *stream)) {
+    Chunk* c = *it;
+    ++it;  // before detach, which invalidates c's iterator
+    if (!whole_segment(c)) continue;  // segment partly in use
+    bytes += c->size;
+    detach(c, chain);
+  }
+  return bytes;
+}
+
+void MemoryPool::Impl::trim_to_budget_slow(Chunk** chain) noexcept {
+  while (lru_oldest != nullptr && total - used > policy.max_cached_bytes) detach(lru_oldest, chain);
+}
+
+void MemoryPool::Impl::hand_back_slow(Chunk* chain) noexcept {
+  Chunk* returned = nullptr;
+  Chunk* kept = nullptr;
+  while (chain != nullptr) {
+    Chunk* c = chain;
+    chain = c->next;
+    try {
+      raw->deallocate(c->ptr, c->size);
+      c->next = returned;
+      returned = c;
+    } catch (...) {
+      // Still the pool's memory: cache it again (over the budget, if need
+      // be) rather than lose it; free_all_blocks or ~Impl try again.
+      c->next = kept;
+      kept = c;
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  while (returned != nullptr) {
+    Chunk* c = returned;
+    returned = c->next;
+    recycle(c);
+  }
+  while (kept != nullptr) {
+    Chunk* c = kept;
+    kept = c->next;
+    c->next = nullptr;
+    insert_free(c);  // c still holds the node detach extracted: cannot throw
+    total += c->size;
+    lru_push(c);
+  }
+}
+
 MemoryPool::Impl::Chunk* MemoryPool::Impl::take_best_fit(size_t rounded, StreamHandle stream) {
   auto it = free_set.lower_bound(FitKey{stream, rounded});
   if (it == free_set.end() || (*it)->stream != stream) return nullptr;
@@ -304,6 +434,7 @@ MemoryPool::Impl::Chunk* MemoryPool::Impl::take_best_fit(size_t rounded, StreamH
   } else {
     extract_free(c);
   }
+  if (c->in_lru) lru_unlink(c);
   c->in_use = true;
   used += rounded;
   return c;
@@ -328,6 +459,7 @@ MemoryPool::Impl::Grow MemoryPool::Impl::grow(size_t rounded, StreamHandle strea
   seg->stream = stream;
   seg->prev = seg->next = nullptr;
   seg->in_use = false;
+  seg->in_lru = false;
   // Going through the free set (instead of handing seg out directly) gives
   // the chunk a set node now, so its later release cannot need to allocate.
   try {
@@ -343,82 +475,77 @@ MemoryPool::Impl::Grow MemoryPool::Impl::grow(size_t rounded, StreamHandle strea
 
 MemoryPool::Impl::Chunk* MemoryPool::Impl::allocate(size_t rounded, size_t requested,
                                                     StreamHandle stream) {
-  std::lock_guard<std::mutex> lock(mu);
+  std::unique_lock<std::mutex> lock(mu);
   if (Chunk* c = take_best_fit(rounded, stream)) return c;
-  if (grow(rounded, stream) != Grow::kOk) {
-    const size_t released = release_free_segments(std::nullopt);
-    const Grow again = grow(rounded, stream);
-    if (again != Grow::kOk) {
-      std::string reason;
-      if (again == Grow::kOverLimit) {
-        reason = "the request would exceed the pool's limit";
-      } else {
-        reason = raw->last_failure();
-        if (reason.empty()) reason = "the " + raw->name() + " allocator refused";
-      }
-      reason += " (also after returning " + with_commas(released) + " cached bytes and retrying)";
-      throw OutOfMemoryError(oom_message(requested, reason));
-    }
-  }
   // The new segment is the only free chunk on this stream that fits, and it
-  // fits exactly, so this neither splits nor throws.
-  return take_best_fit(rounded, stream);
+  // fits exactly, so take_best_fit neither splits nor throws.
+  if (grow(rounded, stream) == Grow::kOk) return take_best_fit(rounded, stream);
+  // Refused (or over the limit): give every entirely free cached segment
+  // back, on all streams, and try once more.
+  Chunk* chain = nullptr;
+  const size_t released = detach_free_segments(std::nullopt, &chain);
+  lock.unlock();
+  hand_back(chain);
+  lock.lock();
+  release_spares();
+  // Another thread may have freed a fitting chunk while the mutex was open.
+  if (Chunk* c = take_best_fit(rounded, stream)) return c;
+  const Grow again = grow(rounded, stream);
+  if (again == Grow::kOk) return take_best_fit(rounded, stream);
+  std::string reason;
+  if (again == Grow::kOverLimit) {
+    reason = "the request would exceed the pool's limit";
+  } else {
+    reason = raw->last_failure();
+    if (reason.empty()) reason = "the " + raw->name() + " allocator refused";
+  }
+  reason += " (also after returning " + with_commas(released) + " cached bytes and retrying)";
+  throw OutOfMemoryError(oom_message(requested, reason));
 }
 
 void MemoryPool::Impl::release(Chunk* c) noexcept {
-  std::lock_guard<std::mutex> lock(mu);
-  assert(c->in_use);
-  used -= c->size;
-  c->in_use = false;
-  if (Chunk* n = c->next; n != nullptr && !n->in_use) {
-    assert(n->stream == c->stream);
-    extract_free(n);
-    c->size += n->size;
-    c->next = n->next;
-    if (c->next != nullptr) c->next->prev = c;
-    recycle(n);
-  }
-  if (Chunk* p = c->prev; p != nullptr && !p->in_use) {
-    assert(p->stream == c->stream);
-    extract_free(p);
-    p->size += c->size;
-    p->next = c->next;
-    if (p->next != nullptr) p->next->prev = p;
-    recycle(c);
-    c = p;
-  }
-  // c holds a node here (it was extracted when handed out, or p just was),
-  // so this insert does not allocate and cannot throw.
-  assert(!c->node.empty());
-  insert_free(c);
-  if (!pool_alive && c->prev == nullptr && c->next == nullptr) {
-    try {
-      raw->deallocate(c->ptr, c->size);
-    } catch (...) {
-      return;  // keep it cached; ~Impl tries again
+  Chunk* leaving = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    assert(c->in_use);
+    used -= c->size;
+    c->in_use = false;
+    // Neighbours in c's segment are not entirely free segments, so none of
+    // them is on the LRU list.
+    if (Chunk* n = c->next; n != nullptr && !n->in_use) {
+      assert(n->stream == c->stream && !n->in_lru);
+      extract_free(n);
+      c->size += n->size;
+      c->next = n->next;
+      if (c->next != nullptr) c->next->prev = c;
+      recycle(n);
     }
-    total -= c->size;
-    extract_free(c);
-    recycle(c);
+    if (Chunk* p = c->prev; p != nullptr && !p->in_use) {
+      assert(p->stream == c->stream && !p->in_lru);
+      extract_free(p);
+      p->size += c->size;
+      p->next = c->next;
+      if (p->next != nullptr) p->next->prev = p;
+      recycle(c);
+      c = p;
+    }
+    // c holds a node here (it was extracted when handed out, or p just was),
+    // so this insert does not allocate and cannot throw.
+    assert(!c->node.empty());
+    insert_free(c);
+    if (whole_segment(c)) {
+      // Too large to be worth keeping, or nobody left to reuse it: it goes
+      // back now. Otherwise it is the most recently freed cached segment.
+      if (!pool_alive || c->size > policy.max_cached_block) {
+        detach(c, &leaving);
+      } else {
+        lru_push(c);
+      }
+    }
+    // Also after freeing part of a segment: its free bytes count too.
+    trim_to_budget(&leaving);
   }
-}
-
-size_t MemoryPool::Impl::release_free_segments(std::optional<StreamHandle> stream) {
-  size_t released = 0;
-  auto it = stream ? free_set.lower_bound(FitKey{*stream, 0}) : free_set.begin();
-  while (it != free_set.end() && (!stream || (*it)->stream == *stream)) {
-    Chunk* c = *it;
-    ++it;
-    if (c->prev != nullptr || c->next != nullptr) continue;  // segment partly in use
-    raw->deallocate(c->ptr, c->size);  // if this throws the chunk is still cached: consistent
-    total -= c->size;
-    released += c->size;
-    extract_free(c);
-    recycle(c);
-  }
-  // Spare chunk objects are part of what the cache holds; drop them too.
-  release_spares();
-  return released;
+  hand_back(leaving);
 }
 
 std::string MemoryPool::Impl::oom_message(size_t requested, const std::string& reason) const {
@@ -432,17 +559,17 @@ std::string MemoryPool::Impl::oom_message(size_t requested, const std::string& r
 // ---------------------------------------------------------------------------
 // MemoryPool
 
-MemoryPool::MemoryPool(std::unique_ptr<RawAllocator> raw, Device* device)
-    : impl_(std::make_shared<Impl>(std::move(raw), device)) {}
+MemoryPool::MemoryPool(std::unique_ptr<RawAllocator> raw, Device* device, CachePolicy policy)
+    : impl_(std::make_shared<Impl>(std::move(raw), device, policy)) {}
 
 MemoryPool::~MemoryPool() {
-  std::lock_guard<std::mutex> lock(impl_->mu);
-  impl_->pool_alive = false;
-  try {
-    impl_->release_free_segments(std::nullopt);
-  } catch (...) {
-    // A failing raw free must not escape a destructor; ~Impl retries.
+  Impl::Chunk* chain = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->pool_alive = false;
+    impl_->detach_free_segments(std::nullopt, &chain);
   }
+  impl_->hand_back(chain);
 }
 
 std::shared_ptr<Memory> MemoryPool::malloc(size_t nbytes, StreamHandle stream) {
@@ -463,8 +590,15 @@ std::shared_ptr<Memory> MemoryPool::malloc(size_t nbytes, StreamHandle stream) {
 }
 
 void MemoryPool::free_all_blocks(std::optional<StreamHandle> stream) {
+  Impl::Chunk* chain = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->detach_free_segments(stream, &chain);
+  }
+  impl_->hand_back(chain);
+  // Spare chunk objects are part of what the cache holds; drop them too.
   std::lock_guard<std::mutex> lock(impl_->mu);
-  impl_->release_free_segments(stream);
+  impl_->release_spares();
 }
 
 size_t MemoryPool::used_bytes() const {
@@ -495,6 +629,26 @@ void MemoryPool::set_limit(size_t nbytes) {
 size_t MemoryPool::get_limit() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->limit;
+}
+
+void MemoryPool::set_cache_policy(CachePolicy policy) {
+  Impl::Chunk* chain = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->policy = policy;
+    for (Chunk* c = impl_->lru_oldest; c != nullptr;) {
+      Chunk* newer = c->lru_next;  // detach clears c's links
+      if (c->size > policy.max_cached_block) impl_->detach(c, &chain);
+      c = newer;
+    }
+    impl_->trim_to_budget(&chain);
+  }
+  impl_->hand_back(chain);
+}
+
+CachePolicy MemoryPool::cache_policy() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->policy;
 }
 
 std::string MemoryPool::raw_name() const { return impl_->raw->name(); }

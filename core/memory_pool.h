@@ -7,6 +7,11 @@
 // with free neighbours from the same raw allocation. When the raw allocator
 // fails (or the limit would be exceeded) the pool frees its cached blocks
 // and retries once, then throws OutOfMemoryError.
+//
+// What the pool keeps cached is bounded by a CachePolicy (unbounded by
+// default, which is what the CUDA pools want: cudaMalloc is slow and
+// synchronizing). A host pool should bound it, because there cached memory
+// is memory every other process on the machine is denied.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +26,10 @@ namespace kumo {
 class Device;
 
 // Source of raw memory for a pool. allocate returns nullptr when out of
-// memory (it must not throw for that case).
+// memory (it must not throw for that case). The pool calls allocate under its
+// mutex, but may call deallocate from any thread without it (returning a
+// large block to the system can take a while), so deallocate must be safe to
+// run concurrently with allocate and with itself.
 class RawAllocator {
  public:
   virtual ~RawAllocator() = default;
@@ -56,6 +64,28 @@ class HostRawAllocator final : public RawAllocator {
   int failed_errno_ = 0;
 };
 
+// Bounds on what a pool keeps cached after its arrays are freed. Only whole
+// raw allocations ("segments") whose every byte is free can go back to the
+// raw allocator, so the bounds act on those:
+//  * a segment larger than max_cached_block goes back as soon as it is
+//    entirely free;
+//  * while free_bytes() exceeds max_cached_bytes, entirely free segments go
+//    back, least recently freed first. Free bytes inside segments that are
+//    partly in use cannot go back but count towards the budget, so the
+//    pool's whole overhead over what is in use stays within the budget
+//    unless fragmentation alone exceeds it.
+struct CachePolicy {
+  static constexpr size_t kUnbounded = SIZE_MAX;
+  size_t max_cached_block = kUnbounded;
+  size_t max_cached_bytes = kUnbounded;
+
+  // The host pool's bounds for a budget: blocks above a quarter of it are
+  // not cached, so at least four of the largest cached blocks fit at once
+  // (enough for the temporaries of a typical expression), and one huge
+  // array cannot flush everything else out of the cache.
+  static CachePolicy for_budget(size_t max_cached_bytes);
+};
+
 // Stream identity for per-stream free lists (0 = the default/null stream).
 using StreamHandle = uintptr_t;
 
@@ -63,7 +93,7 @@ class MemoryPool {
  public:
   static constexpr size_t kRoundSize = 512;
 
-  MemoryPool(std::unique_ptr<RawAllocator> raw, Device* device);
+  MemoryPool(std::unique_ptr<RawAllocator> raw, Device* device, CachePolicy policy = {});
   ~MemoryPool();
   MemoryPool(const MemoryPool&) = delete;
   MemoryPool& operator=(const MemoryPool&) = delete;
@@ -81,6 +111,9 @@ class MemoryPool {
   size_t n_free_blocks() const; // number of free chunks
   void set_limit(size_t nbytes); // 0 = no limit
   size_t get_limit() const;
+  // Applies at once: cached segments beyond the new bounds go back.
+  void set_cache_policy(CachePolicy policy);
+  CachePolicy cache_policy() const;
   std::string raw_name() const;
 
   struct Impl;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/errors.h"
@@ -79,6 +81,10 @@ struct FakeState {
   size_t bytes() {
     std::lock_guard<std::mutex> lock(mu);
     return live_bytes;
+  }
+  std::vector<std::pair<uintptr_t, size_t>> live_allocations() {
+    std::lock_guard<std::mutex> lock(mu);
+    return {live.begin(), live.end()};
   }
   // Address range of the live raw allocation containing [p, p+n), or false.
   bool contains(uintptr_t p, size_t n) {
@@ -137,6 +143,11 @@ struct PoolTest : ::testing::Test {
   std::shared_ptr<FakeState> fake = std::make_shared<FakeState>();
   std::unique_ptr<MemoryPool> pool =
       std::make_unique<MemoryPool>(std::make_unique<FakeRawAllocator>(fake), kDev);
+
+  // Replaces the pool with one bounded by `policy` (raw allocator state kept).
+  void use_policy(CachePolicy policy) {
+    pool = std::make_unique<MemoryPool>(std::make_unique<FakeRawAllocator>(fake), kDev, policy);
+  }
 
   void TearDown() override {
     pool.reset();
@@ -402,6 +413,198 @@ TEST_F(PoolTest, OomMessageForTheLimitSaysSo) {
   EXPECT_EQ(fake->n_refused + fake->n_allocate, 0u);
 }
 
+// ---------------------------------------------------------------------------
+// Cache policy: what the pool keeps after blocks are freed.
+
+TEST_F(PoolTest, DefaultPolicyCachesEverything) {
+  EXPECT_EQ(pool->cache_policy().max_cached_block, CachePolicy::kUnbounded);
+  EXPECT_EQ(pool->cache_policy().max_cached_bytes, CachePolicy::kUnbounded);
+  for (size_t k = 1; k <= 64; k *= 2) { auto m = pool->malloc(k * 1000 * R); }
+  EXPECT_EQ(fake->n_deallocate, 0u);
+  EXPECT_EQ(pool->free_bytes(), 127000 * R);
+}
+
+TEST_F(PoolTest, BlocksAboveTheThresholdGoBackAtFree) {
+  use_policy({/*max_cached_block=*/4 * R, /*max_cached_bytes=*/CachePolicy::kUnbounded});
+  { auto m = pool->malloc(4 * R); }  // at the threshold: cached
+  EXPECT_EQ(pool->total_bytes(), 4 * R);
+  EXPECT_EQ(fake->n_deallocate, 0u);
+  auto live = pool->malloc(5 * R);  // above it: its own raw allocation...
+  EXPECT_EQ(pool->total_bytes(), 9 * R);
+  const uintptr_t big = addr(live);
+  live.reset();  // ...which goes back as soon as it is free
+  EXPECT_EQ(fake->n_deallocate, 1u);
+  EXPECT_FALSE(fake->contains(big, 5 * R));
+  EXPECT_EQ(pool->total_bytes(), 4 * R);
+  EXPECT_EQ(fake->bytes(), 4 * R);
+  EXPECT_EQ(pool->used_bytes(), 0u);
+  EXPECT_EQ(pool->free_bytes(), 4 * R);
+  // The threshold is on whole raw allocations: pieces of the cached 4R
+  // block are reused, and it stays cached once they merge back.
+  {
+    auto a = pool->malloc(R);
+    auto b = pool->malloc(3 * R);
+    EXPECT_EQ(fake->n_allocate, 2u);
+  }
+  EXPECT_EQ(pool->total_bytes(), 4 * R);
+  EXPECT_EQ(fake->n_deallocate, 1u);
+}
+
+TEST_F(PoolTest, BudgetHandsBackLeastRecentlyFreedFirst) {
+  use_policy({CachePolicy::kUnbounded, /*max_cached_bytes=*/6 * R});
+  auto a = pool->malloc(2 * R);
+  auto b = pool->malloc(3 * R);
+  auto c = pool->malloc(4 * R);
+  const uintptr_t pa = addr(a), pb = addr(b), pc = addr(c);
+  a.reset();
+  b.reset();  // 5R free: within the budget
+  EXPECT_EQ(pool->free_bytes(), 5 * R);
+  EXPECT_EQ(fake->n_deallocate, 0u);
+  c.reset();  // 9R free: a, then b, go back until 4R <= 6R
+  EXPECT_EQ(fake->n_deallocate, 2u);
+  EXPECT_FALSE(fake->contains(pa, 2 * R));
+  EXPECT_FALSE(fake->contains(pb, 3 * R));
+  EXPECT_TRUE(fake->contains(pc, 4 * R));
+  EXPECT_EQ(pool->free_bytes(), 4 * R);
+  EXPECT_EQ(pool->total_bytes(), 4 * R);
+  EXPECT_EQ(fake->bytes(), 4 * R);
+  auto again = pool->malloc(4 * R);  // still a cache hit
+  EXPECT_EQ(addr(again), pc);
+  EXPECT_EQ(fake->n_allocate, 3u);
+}
+
+TEST_F(PoolTest, CacheHitMakesABlockRecentlyUsedAgain) {
+  use_policy({CachePolicy::kUnbounded, /*max_cached_bytes=*/5 * R});
+  auto x = pool->malloc(2 * R);
+  auto y = pool->malloc(2 * R);
+  const uintptr_t px = addr(x), py = addr(y);
+  x.reset();
+  y.reset();  // freed in the order x, y
+  auto x2 = pool->malloc(2 * R);  // best fit, lowest address first: one of them comes back
+  const uintptr_t reused = addr(x2);
+  const uintptr_t other = reused == px ? py : px;
+  x2.reset();  // the reused block is now the most recently freed
+  { auto z = pool->malloc(3 * R); }  // 7R free: the other one must go, not the reused one
+  EXPECT_EQ(fake->n_deallocate, 1u);
+  EXPECT_FALSE(fake->contains(other, 2 * R));
+  EXPECT_TRUE(fake->contains(reused, 2 * R));
+  EXPECT_EQ(pool->free_bytes(), 5 * R);
+}
+
+TEST_F(PoolTest, BlockLargerThanTheBudgetIsNotKept) {
+  use_policy({CachePolicy::kUnbounded, /*max_cached_bytes=*/4 * R});
+  { auto small = pool->malloc(2 * R); }
+  { auto big = pool->malloc(8 * R); }  // over the budget on its own
+  // The older small block went first (least recently freed), then big.
+  EXPECT_EQ(pool->total_bytes(), 0u);
+  EXPECT_EQ(fake->n_live(), 0u);
+}
+
+TEST_F(PoolTest, BudgetCountsFreeBytesOfPartlyUsedBlocks) {
+  { auto s = pool->malloc(8 * R); }  // cached under the default policy
+  auto t = pool->malloc(R);          // splits it: 7R free but not returnable
+  pool->set_cache_policy({CachePolicy::kUnbounded, /*max_cached_bytes=*/4 * R});
+  EXPECT_EQ(pool->free_bytes(), 7 * R);  // nothing can go back yet
+  EXPECT_EQ(fake->n_deallocate, 0u);
+  { auto u = pool->malloc(8 * R); }  // 15R free > 4R: the whole free block goes
+  EXPECT_EQ(fake->n_deallocate, 1u);
+  EXPECT_EQ(pool->total_bytes(), 8 * R);
+  EXPECT_EQ(pool->free_bytes(), 7 * R);
+  t.reset();  // the first block is whole again and over the budget: it goes too
+  EXPECT_EQ(pool->total_bytes(), 0u);
+  EXPECT_EQ(fake->n_live(), 0u);
+}
+
+TEST_F(PoolTest, FreeingPartOfABlockCanPushAnotherOut) {
+  use_policy({CachePolicy::kUnbounded, /*max_cached_bytes=*/5 * R});
+  { auto s = pool->malloc(4 * R); }
+  auto a = pool->malloc(2 * R);  // splits s: a and 2R free
+  auto b = pool->malloc(2 * R);  // the rest of s
+  { auto w = pool->malloc(3 * R); }  // cached whole: 3R free
+  EXPECT_EQ(fake->n_deallocate, 0u);
+  a.reset();  // 5R free: at the budget
+  EXPECT_EQ(fake->n_deallocate, 0u);
+  b.reset();  // s merges back (4R) and 7R are free: w, the older whole block, goes
+  EXPECT_EQ(fake->n_deallocate, 1u);
+  EXPECT_EQ(pool->total_bytes(), 4 * R);
+}
+
+TEST_F(PoolTest, ZeroBudgetCachesNothing) {
+  use_policy(CachePolicy::for_budget(0));
+  EXPECT_EQ(pool->cache_policy().max_cached_block, 0u);
+  for (size_t n : {size_t{1}, R, 3 * R, 100 * R}) {
+    { auto m = pool->malloc(n); }
+    EXPECT_EQ(pool->total_bytes(), 0u);
+  }
+  EXPECT_EQ(fake->n_allocate, 4u);
+  EXPECT_EQ(fake->n_deallocate, 4u);
+}
+
+TEST_F(PoolTest, SetCachePolicyAppliesAtOnce) {
+  {
+    auto a = pool->malloc(2 * R);
+    auto b = pool->malloc(6 * R);
+    auto c = pool->malloc(3 * R);
+    auto d = pool->malloc(R);
+  }  // freed in the order d, c, b, a (reverse declaration order)
+  EXPECT_EQ(pool->total_bytes(), 12 * R);
+  pool->set_cache_policy({/*max_cached_block=*/4 * R, /*max_cached_bytes=*/4 * R});
+  EXPECT_EQ(pool->cache_policy().max_cached_block, 4 * R);
+  EXPECT_EQ(pool->cache_policy().max_cached_bytes, 4 * R);
+  // b is over the block threshold; of the rest (6R) the oldest, d then c,
+  // go until at most 4R remain: only a (2R) is left.
+  EXPECT_EQ(pool->total_bytes(), 2 * R);
+  EXPECT_EQ(fake->n_deallocate, 3u);
+  pool->set_cache_policy(CachePolicy{});
+  { auto big = pool->malloc(50 * R); }
+  EXPECT_EQ(pool->total_bytes(), 52 * R);
+}
+
+TEST_F(PoolTest, ForBudgetSetsAQuarterAsTheThreshold) {
+  const CachePolicy p = CachePolicy::for_budget(size_t{1} << 30);
+  EXPECT_EQ(p.max_cached_bytes, size_t{1} << 30);
+  EXPECT_EQ(p.max_cached_block, size_t{256} << 20);
+  const CachePolicy u = CachePolicy::for_budget(CachePolicy::kUnbounded);
+  EXPECT_EQ(u.max_cached_block, CachePolicy::kUnbounded);
+}
+
+TEST_F(PoolTest, FreeAllBlocksWithABoundedCache) {
+  use_policy({/*max_cached_block=*/8 * R, /*max_cached_bytes=*/10 * R});
+  { auto a = pool->malloc(2 * R, 1); auto b = pool->malloc(3 * R, 2); auto c = pool->malloc(4 * R, 1); }
+  EXPECT_EQ(pool->total_bytes(), 9 * R);
+  pool->free_all_blocks(StreamHandle{1});
+  EXPECT_EQ(pool->total_bytes(), 3 * R);
+  EXPECT_EQ(fake->bytes(), 3 * R);
+  // The cache's order survives: the budget still finds what is left.
+  { auto d = pool->malloc(8 * R, 1); }  // 11R free: the 3R block (older) goes
+  EXPECT_EQ(pool->total_bytes(), 8 * R);
+  EXPECT_EQ(fake->bytes(), 8 * R);
+  pool->free_all_blocks();
+  EXPECT_EQ(pool->total_bytes(), 0u);
+  EXPECT_EQ(pool->n_free_blocks(), 0u);
+  EXPECT_EQ(fake->n_live(), 0u);
+  auto e = pool->malloc(R);  // usable afterwards
+  EXPECT_EQ(pool->used_bytes(), R);
+}
+
+TEST_F(PoolTest, RefusedAllocationReturnsTheBoundedCacheAndRetries) {
+  use_policy(CachePolicy::for_budget(16 * R));  // blocks up to 4R are cached
+  { auto a = pool->malloc(4 * R, 1); auto b = pool->malloc(2 * R, 0); auto c = pool->malloc(3 * R, 2); }
+  auto keep = pool->malloc(R);  // cache hit in part of b: b stays
+  EXPECT_EQ(pool->total_bytes(), 9 * R);
+  fake->fail_next = 1;  // the system refuses once
+  auto m = pool->malloc(4 * R, 3);
+  EXPECT_EQ(fake->n_refused, 1u);
+  // a and c went back before the retry; b is in use and stays.
+  EXPECT_EQ(fake->n_deallocate, 2u);
+  EXPECT_EQ(pool->used_bytes(), 5 * R);
+  EXPECT_EQ(pool->total_bytes(), 6 * R);
+  EXPECT_EQ(pool->free_bytes(), R);
+  EXPECT_EQ(fake->bytes(), 6 * R);
+  m.reset();  // cached again
+  EXPECT_EQ(pool->total_bytes(), 6 * R);
+}
+
 TEST_F(PoolTest, HugeRequestRaisesOutOfMemoryWithoutRawCall) {
   EXPECT_THROW(pool->malloc(SIZE_MAX), OutOfMemoryError);
   EXPECT_THROW(pool->malloc(SIZE_MAX - 10), OutOfMemoryError);
@@ -491,7 +694,10 @@ TEST_F(PoolTest, CacheHitAllocatesOnlyTheControlBlock) {
 #endif
 }
 
-TEST_F(PoolTest, ThreadSafetySmoke) {
+// Threads allocating, freeing (also each other's blocks) and releasing the
+// cache at once; with a small cache bound, segments also leave the pool all
+// the time, outside its mutex.
+void thread_safety_smoke(std::unique_ptr<MemoryPool>& pool, const std::shared_ptr<FakeState>& fake) {
   constexpr int kThreads = 4;
   constexpr int kOps = 20000;
   std::mutex handoff_mu;
@@ -529,6 +735,14 @@ TEST_F(PoolTest, ThreadSafetySmoke) {
   EXPECT_EQ(fake->n_live(), 0u);
 }
 
+TEST_F(PoolTest, ThreadSafetySmoke) { thread_safety_smoke(pool, fake); }
+
+TEST_F(PoolTest, ThreadSafetySmokeWithABoundedCache) {
+  use_policy({/*max_cached_block=*/4 * R, /*max_cached_bytes=*/32 * R});
+  thread_safety_smoke(pool, fake);
+  EXPECT_GT(fake->n_deallocate, 1000u);  // the bounds were busy
+}
+
 TEST(HostRawAllocator, AlignedAndWritable) {
   HostRawAllocator raw;
   EXPECT_EQ(raw.name(), "host");
@@ -553,7 +767,6 @@ TEST(HostPool, AllocatesAlignedHostMemory) {
   std::memset(b->data(), 7, 3000);
   EXPECT_EQ(pool.total_bytes(), R + 6 * R);
 }
-
 // Whether the mapping holding p carries MADV_HUGEPAGE ("hg" among the
 // VmFlags in /proc/self/smaps); nullopt if no mapping holds p.
 std::optional<bool> huge_pages_advised(const void* p) {
@@ -626,11 +839,18 @@ TEST(HostPool, SystemRefusalRaisesOutOfMemoryWithTheCall) {
 // ---------------------------------------------------------------------------
 // Randomized stress test against a model.
 
-TEST(PoolStress, RandomOpsMatchModel) {
+// Random mixes of sizes (1 B .. 1 MiB), streams, frees and cache releases,
+// checked after every step against a model of what is live. With a bounded
+// policy, also checks the bounds from outside: no entirely free raw
+// allocation above max_cached_block survives a step, and none at all while
+// free_bytes() is over max_cached_bytes. With refusals, the fake raw
+// allocator refuses now and then (once, so the retry succeeds, or always,
+// so the request fails), and the pool must stay consistent either way.
+void random_ops_match_model(CachePolicy policy, bool refusals, const char* label) {
   constexpr int kOps = 20000;
   constexpr size_t kMaxLive = 300;
   auto fake = std::make_shared<FakeState>();
-  auto pool = std::make_unique<MemoryPool>(std::make_unique<FakeRawAllocator>(fake), kDev);
+  auto pool = std::make_unique<MemoryPool>(std::make_unique<FakeRawAllocator>(fake), kDev, policy);
 
   struct Live {
     std::shared_ptr<Memory> mem;
@@ -642,15 +862,27 @@ TEST(PoolStress, RandomOpsMatchModel) {
   size_t model_used = 0;
   size_t peak_total = 0;
   size_t peak_used = 0;
-  size_t n_alloc = 0, n_free = 0, n_free_all = 0;
+  size_t n_alloc = 0, n_free = 0, n_free_all = 0, n_oom = 0;
   std::mt19937_64 rng(12345);
   std::uniform_real_distribution<double> log_size(0.0, 20.0);  // 1 B .. 1 MiB
+
+  auto holds_live_block = [&](uintptr_t start, size_t size) {
+    auto it = intervals.lower_bound(start);
+    return it != intervals.end() && it->first < start + size;
+  };
 
   auto check_invariants = [&](int step) {
     ASSERT_EQ(pool->used_bytes(), model_used) << "step " << step;
     const size_t total = pool->total_bytes();
     ASSERT_EQ(total, fake->bytes()) << "step " << step;
     ASSERT_EQ(total, pool->used_bytes() + pool->free_bytes()) << "step " << step;
+    const bool over_budget = pool->free_bytes() > policy.max_cached_bytes;
+    for (const auto& [start, size] : fake->live_allocations()) {
+      if (holds_live_block(start, size)) continue;
+      ASSERT_LE(size, policy.max_cached_block) << "step " << step << ": an idle block above the threshold is kept";
+      ASSERT_FALSE(over_budget) << "step " << step << ": " << pool->free_bytes()
+                                << " bytes free, over the budget, yet an idle block is kept";
+    }
     peak_total = std::max(peak_total, total);
     peak_used = std::max(peak_used, model_used);
   };
@@ -680,38 +912,51 @@ TEST(PoolStress, RandomOpsMatchModel) {
     } else if (live.empty() || (live.size() < kMaxLive && r < 0.53)) {
       const size_t nbytes = static_cast<size_t>(std::exp2(log_size(rng)));
       const StreamHandle stream = rng() % 2;
-      auto m = pool->malloc(nbytes, stream);
-      const size_t rounded = round_allocation_size(nbytes);
-      const uintptr_t start = reinterpret_cast<uintptr_t>(m->data());
-      ASSERT_EQ(m->size(), nbytes);
-      ASSERT_EQ(start % 64, 0u);
-      // No overlap with the neighbours in the interval set.
-      auto next = intervals.lower_bound(start);
-      if (next != intervals.end()) {
-        ASSERT_LE(start + rounded, next->first) << "step " << step;
+      const unsigned refuse = refusals ? static_cast<unsigned>(rng() % 100) : 100;
+      if (refuse < 2) fake->fail_next = 1;
+      if (refuse == 2) fake->fail_always = true;
+      std::shared_ptr<Memory> m;
+      try {
+        m = pool->malloc(nbytes, stream);
+      } catch (const OutOfMemoryError&) {
+        ASSERT_EQ(refuse, 2u) << "step " << step << ": only a permanent refusal may fail";
+        ++n_oom;
       }
-      if (next != intervals.begin()) {
-        ASSERT_LE(std::prev(next)->second, start) << "step " << step;
+      fake->fail_next = 0;
+      fake->fail_always = false;
+      if (m) {
+        const size_t rounded = round_allocation_size(nbytes);
+        const uintptr_t start = reinterpret_cast<uintptr_t>(m->data());
+        ASSERT_EQ(m->size(), nbytes);
+        ASSERT_EQ(start % 64, 0u);
+        // No overlap with the neighbours in the interval set.
+        auto next = intervals.lower_bound(start);
+        if (next != intervals.end()) {
+          ASSERT_LE(start + rounded, next->first) << "step " << step;
+        }
+        if (next != intervals.begin()) {
+          ASSERT_LE(std::prev(next)->second, start) << "step " << step;
+        }
+        intervals.emplace(start, start + rounded);
+        const auto pattern = static_cast<unsigned char>(rng());
+        std::memset(m->data(), pattern, nbytes);
+        model_used += rounded;
+        live.push_back({std::move(m), rounded, pattern});
+        ++n_alloc;
       }
-      intervals.emplace(start, start + rounded);
-      const auto pattern = static_cast<unsigned char>(rng());
-      std::memset(m->data(), pattern, nbytes);
-      model_used += rounded;
-      live.push_back({std::move(m), rounded, pattern});
-      ++n_alloc;
     } else {
       free_one(rng() % live.size(), step);
-      if (HasFatalFailure()) return;
+      if (::testing::Test::HasFatalFailure()) return;
     }
     // Every live block lies inside a live raw allocation.
     for (const auto& [s, e] : intervals) ASSERT_TRUE(fake->contains(s, e - s)) << "step " << step;
     check_invariants(step);
-    if (HasFatalFailure()) return;
+    if (::testing::Test::HasFatalFailure()) return;
   }
   const size_t n_free_blocks_end = pool->n_free_blocks();
   while (!live.empty()) {
     free_one(live.size() - 1, kOps);
-    if (HasFatalFailure()) return;
+    if (::testing::Test::HasFatalFailure()) return;
   }
   check_invariants(kOps);
   const size_t free_blocks_after_free = pool->n_free_blocks();
@@ -721,13 +966,31 @@ TEST(PoolStress, RandomOpsMatchModel) {
   EXPECT_EQ(fake->n_live(), 0u);
   EXPECT_EQ(fake->size_mismatches, 0u);
   EXPECT_EQ(fake->unknown_frees, 0u);
+  if (refusals) {
+    EXPECT_GT(fake->n_refused, 0u);
+    EXPECT_GT(n_oom, 0u);
+  }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::cout << "[stress] ops=" << kOps << " (alloc=" << n_alloc << ", free=" << n_free
-            << ", free_all_blocks=" << n_free_all << "), raw allocs=" << fake->n_allocate
+  std::cout << "[stress " << label << "] ops=" << kOps << " (alloc=" << n_alloc << ", free=" << n_free
+            << ", free_all_blocks=" << n_free_all << ", out of memory=" << n_oom
+            << "), raw allocs=" << fake->n_allocate << ", raw frees=" << fake->n_deallocate
             << ", peak used_bytes=" << peak_used << ", peak total_bytes=" << peak_total
             << ", n_free_blocks at end of ops=" << n_free_blocks_end
             << ", n_free_blocks after freeing all=" << free_blocks_after_free
             << ", time=" << secs << " s (incl. model checks)\n";
+}
+
+TEST(PoolStress, RandomOpsMatchModel) { random_ops_match_model(CachePolicy{}, false, "unbounded"); }
+
+TEST(PoolStress, RandomOpsWithBoundedCacheMatchModel) {
+  // Bounds well inside the sizes drawn (up to 1 MiB; about 34 MB live at the
+  // peak), so both are hit all the time.
+  random_ops_match_model({/*max_cached_block=*/size_t{256} << 10, /*max_cached_bytes=*/size_t{4} << 20}, false,
+                         "bounded");
+}
+
+TEST(PoolStress, RandomOpsWithRefusalsMatchModel) {
+  random_ops_match_model(CachePolicy::for_budget(size_t{4} << 20), true, "bounded, refusals");
 }
 
 // Cache-hit cost, for the record (not an assertion: machines differ).
