@@ -27,8 +27,11 @@
 #include "core/memory_pool.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -143,13 +146,62 @@ std::string HostRawAllocator::last_failure() const {
 }
 
 // ---------------------------------------------------------------------------
-// Cache policy
+// Cache policy and KUMO_HOST_POOL_LIMIT
 
 CachePolicy CachePolicy::for_budget(size_t max_cached_bytes) {
   CachePolicy p;
   p.max_cached_bytes = max_cached_bytes;
   p.max_cached_block = max_cached_bytes == kUnbounded ? kUnbounded : max_cached_bytes / 4;
   return p;
+}
+
+size_t parse_byte_size(const std::string& text, const std::string& what) {
+  auto bad = [&](const std::string& why) {
+    return ValueError(what + "='" + text + "' " + why +
+                      ": expected a number of bytes with an optional K, M, G or T suffix "
+                      "(powers of 1024), such as 1073741824, 512M or 2G, or 'unlimited'");
+  };
+  size_t b = 0, e = text.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(text[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(text[e - 1]))) --e;
+  std::string s;
+  for (size_t i = b; i < e; ++i) s.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
+  if (s == "unlimited") return CachePolicy::kUnbounded;
+  size_t i = 0;
+  size_t value = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i) {
+    const size_t d = static_cast<size_t>(s[i] - '0');
+    if (value > (kMaxSize - d) / 10) throw bad("is too large");
+    value = value * 10 + d;
+  }
+  if (i == 0) throw bad("is not a byte count");
+  std::string suffix = s.substr(i);
+  // "2g", "2gb" and "2gib" all mean 2 GiB; a bare "b" means bytes.
+  if (suffix.size() > 1 && (suffix.substr(1) == "b" || suffix.substr(1) == "ib")) suffix.resize(1);
+  unsigned shift = 0;
+  if (suffix.empty() || suffix == "b") shift = 0;
+  else if (suffix == "k") shift = 10;
+  else if (suffix == "m") shift = 20;
+  else if (suffix == "g") shift = 30;
+  else if (suffix == "t") shift = 40;
+  else throw bad("has an unknown suffix '" + text.substr(b + i, e - b - i) + "'");
+  if (value > (kMaxSize >> shift)) throw bad("is too large");
+  return value << shift;
+}
+
+size_t default_host_cache_budget() {
+  constexpr size_t kCap = size_t(1) << 30;
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_size <= 0) return kCap;  // unknown: assume a machine big enough for the cap
+  const size_t phys = static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+  return std::min(kCap, phys / 16);
+}
+
+CachePolicy host_cache_policy_from_env() {
+  const char* env = std::getenv(kHostPoolLimitEnv);
+  if (env == nullptr || *env == '\0') return CachePolicy::for_budget(default_host_cache_budget());
+  return CachePolicy::for_budget(parse_byte_size(env, kHostPoolLimitEnv));
 }
 
 // ---------------------------------------------------------------------------

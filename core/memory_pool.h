@@ -10,8 +10,9 @@
 //
 // What the pool keeps cached is bounded by a CachePolicy (unbounded by
 // default, which is what the CUDA pools want: cudaMalloc is slow and
-// synchronizing). A host pool should bound it, because there cached memory
-// is memory every other process on the machine is denied.
+// synchronizing). The host pool bounds it (see host_cache_policy_from_env),
+// because there cached memory is memory every other process on the machine
+// is denied.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -85,6 +86,21 @@ struct CachePolicy {
   // array cannot flush everything else out of the cache.
   static CachePolicy for_budget(size_t max_cached_bytes);
 };
+
+// Name of the environment variable that sets the host pool's cache budget.
+inline constexpr const char* kHostPoolLimitEnv = "KUMO_HOST_POOL_LIMIT";
+
+// Parses a byte count as written in KUMO_HOST_POOL_LIMIT: decimal digits
+// with an optional K, M, G or T suffix (powers of 1024, case-insensitive,
+// optionally followed by "B" or "iB"): "1073741824", "512M", "2G", "64KiB".
+// Throws ValueError naming `what` and the text when it is not such a count.
+size_t parse_byte_size(const std::string& text, const std::string& what);
+
+// The default host cache budget: 1/16 of physical memory, at most 1 GiB.
+size_t default_host_cache_budget();
+
+// CachePolicy::for_budget(KUMO_HOST_POOL_LIMIT if set, else the default).
+CachePolicy host_cache_policy_from_env();
 
 // Stream identity for per-stream free lists (0 = the default/null stream).
 using StreamHandle = uintptr_t;

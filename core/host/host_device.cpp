@@ -4,7 +4,9 @@
 
 namespace kumo {
 
-HostDevice::HostDevice() : pool_(std::make_unique<HostRawAllocator>(), this) {}
+// The host pool bounds its cache (KUMO_HOST_POOL_LIMIT): cached host memory
+// is memory the rest of the machine cannot use.
+HostDevice::HostDevice() : pool_(std::make_unique<HostRawAllocator>(), this, host_cache_policy_from_env()) {}
 
 void HostDevice::copy_to_host(void* host_dst, const void* src, size_t nbytes) {
   if (nbytes) std::memcpy(host_dst, src, nbytes);

@@ -1,5 +1,5 @@
 // Tests of the caching allocator against a counting fake raw allocator, and
-// of the host raw allocator.
+// of the host raw allocator and the host pool's cache bounds.
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/device.h"
 #include "core/errors.h"
 #include "core/memory_pool.h"
 
@@ -767,6 +768,15 @@ TEST(HostPool, AllocatesAlignedHostMemory) {
   std::memset(b->data(), 7, 3000);
   EXPECT_EQ(pool.total_bytes(), R + 6 * R);
 }
+
+// Resident set size of this process.
+size_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  size_t size_pages = 0, resident_pages = 0;
+  statm >> size_pages >> resident_pages;
+  return resident_pages * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
 // Whether the mapping holding p carries MADV_HUGEPAGE ("hg" among the
 // VmFlags in /proc/self/smaps); nullopt if no mapping holds p.
 std::optional<bool> huge_pages_advised(const void* p) {
@@ -822,7 +832,7 @@ TEST(HostRawAllocator, RefusalNamesTheFailingCall) {
 }
 
 TEST(HostPool, SystemRefusalRaisesOutOfMemoryWithTheCall) {
-  MemoryPool pool(std::make_unique<HostRawAllocator>(), nullptr);
+  MemoryPool pool(std::make_unique<HostRawAllocator>(), nullptr, CachePolicy::for_budget(size_t{1} << 20));
   { auto cached = pool.malloc(1000); }
   try {
     pool.malloc(size_t{1} << 62);  // 4 EiB: more than any address space
@@ -834,6 +844,130 @@ TEST(HostPool, SystemRefusalRaisesOutOfMemoryWithTheCall) {
     EXPECT_NE(msg.find("after returning 1,024 cached bytes and retrying"), std::string::npos) << msg;
   }
   EXPECT_EQ(pool.total_bytes(), 0u);
+}
+
+TEST(HostPool, BoundedPoolGivesLargeBlocksBackToTheSystem) {
+  constexpr size_t kMiB = size_t{1} << 20;
+  MemoryPool pool(std::make_unique<HostRawAllocator>(), nullptr, CachePolicy::for_budget(64 * kMiB));
+  const size_t n = 48 * kMiB;  // over the 16 MiB threshold
+  const size_t before = resident_bytes();
+  {
+    auto m = pool.malloc(n);
+    std::memset(m->data(), 1, n);  // make it resident
+    EXPECT_GE(resident_bytes(), before + n - 4 * kMiB);
+    EXPECT_EQ(pool.total_bytes(), n);
+  }
+  EXPECT_EQ(pool.total_bytes(), 0u);
+  EXPECT_LT(resident_bytes(), before + 8 * kMiB);
+  // Under the threshold blocks stay cached for reuse.
+  const size_t small = 8 * kMiB;
+  void* first = nullptr;
+  {
+    auto m = pool.malloc(small);
+    std::memset(m->data(), 2, small);
+    first = m->data();
+  }
+  EXPECT_EQ(pool.total_bytes(), small);
+  auto again = pool.malloc(small);
+  EXPECT_EQ(again->data(), first);
+}
+
+TEST(HostPool, DeviceUsesThePolicyFromTheEnvironment) {
+  const CachePolicy p = host_device().memory_pool().cache_policy();
+  const CachePolicy expected = host_cache_policy_from_env();
+  EXPECT_EQ(p.max_cached_bytes, expected.max_cached_bytes);
+  EXPECT_EQ(p.max_cached_block, expected.max_cached_block);
+  if (std::getenv(kHostPoolLimitEnv) == nullptr) {
+    EXPECT_LE(p.max_cached_bytes, size_t{1} << 30);
+    EXPECT_LT(p.max_cached_block, p.max_cached_bytes);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// KUMO_HOST_POOL_LIMIT
+
+// Sets (or, with nullptr, unsets) an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = std::string(old);
+    if (value) {
+      setenv(name, value, 1);
+    } else {
+      unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      setenv(name_.c_str(), old_->c_str(), 1);
+    } else {
+      unsetenv(name_.c_str());
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
+
+TEST(HostPoolLimit, ParsesBytesWithSuffixes) {
+  const std::string v = kHostPoolLimitEnv;
+  EXPECT_EQ(parse_byte_size("0", v), 0u);
+  EXPECT_EQ(parse_byte_size("100", v), 100u);
+  EXPECT_EQ(parse_byte_size("100B", v), 100u);
+  EXPECT_EQ(parse_byte_size("1073741824", v), size_t{1} << 30);
+  EXPECT_EQ(parse_byte_size("64k", v), size_t{64} << 10);
+  EXPECT_EQ(parse_byte_size("512M", v), size_t{512} << 20);
+  EXPECT_EQ(parse_byte_size("2G", v), size_t{2} << 30);
+  EXPECT_EQ(parse_byte_size("2g", v), size_t{2} << 30);
+  EXPECT_EQ(parse_byte_size("2GB", v), size_t{2} << 30);
+  EXPECT_EQ(parse_byte_size("2GiB", v), size_t{2} << 30);
+  EXPECT_EQ(parse_byte_size(" 1T ", v), size_t{1} << 40);
+  EXPECT_EQ(parse_byte_size("Unlimited", v), CachePolicy::kUnbounded);
+}
+
+TEST(HostPoolLimit, RejectsOtherTextNamingTheVariable) {
+  for (const char* bad : {"", "abc", "1.5G", "-1", "12X", "2 G", "G", "1Gi", "0x10", "99999999999999999999",
+                          "16777216T"}) {
+    try {
+      parse_byte_size(bad, kHostPoolLimitEnv);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const ValueError& e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(std::string("KUMO_HOST_POOL_LIMIT='") + bad + "'"), std::string::npos) << msg;
+      EXPECT_NE(msg.find("512M"), std::string::npos) << msg;  // says what would do
+    }
+  }
+}
+
+TEST(HostPoolLimit, EnvironmentSetsBudgetAndThreshold) {
+  {
+    ScopedEnv env(kHostPoolLimitEnv, "512M");
+    const CachePolicy p = host_cache_policy_from_env();
+    EXPECT_EQ(p.max_cached_bytes, size_t{512} << 20);
+    EXPECT_EQ(p.max_cached_block, size_t{128} << 20);
+  }
+  {
+    ScopedEnv env(kHostPoolLimitEnv, "0");
+    EXPECT_EQ(host_cache_policy_from_env().max_cached_bytes, 0u);
+  }
+  for (const char* unset : {static_cast<const char*>(nullptr), ""}) {
+    ScopedEnv env(kHostPoolLimitEnv, unset);
+    const CachePolicy p = host_cache_policy_from_env();
+    EXPECT_EQ(p.max_cached_bytes, default_host_cache_budget());
+    EXPECT_EQ(p.max_cached_block, default_host_cache_budget() / 4);
+  }
+  {
+    ScopedEnv env(kHostPoolLimitEnv, "lots");
+    EXPECT_THROW(host_cache_policy_from_env(), ValueError);
+  }
+}
+
+TEST(HostPoolLimit, DefaultBudgetIsASixteenthOfMemoryAtMost1GiB) {
+  const size_t phys = static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  EXPECT_EQ(default_host_cache_budget(), std::min(size_t{1} << 30, phys / 16));
 }
 
 // ---------------------------------------------------------------------------
