@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # Installs what Kumo needs to build and test on a fresh Debian machine with
 # the CUDA toolkit (GPU optional), then builds and installs the package.
+#
+# The CMake build is kept in build/<wheel tag>/ (see pyproject.toml), so a
+# second run recompiles only what changed. PYTHON selects the interpreter
+# (default python3); use a virtual environment's python to keep the install
+# out of the system's site-packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
 
 need_apt=()
 command -v c++ >/dev/null 2>&1 || need_apt+=(g++)
@@ -16,7 +22,21 @@ fi
 
 PY=${PYTHON:-python3}
 echo "[setup] pip install build and test requirements"
-$PY -m pip install -q --disable-pip-version-check "numpy>=2.0" "pybind11>=2.12" "scikit-build-core>=0.10" \
+$PY -m pip install -q "numpy>=2.0" "pybind11>=2.12" "scikit-build-core>=0.10" \
   "scipy-openblas32>=0.3.27" ninja "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "scipy>=1.11"
-echo "[setup] pip install . (builds the C++ core, the extension and the CUDA plugin when the toolkit is found)"
-$PY -m pip install -q --disable-pip-version-check --no-build-isolation .
+
+echo "[setup] build and install kumo (C++ core, Python extension, CUDA plugin when the toolkit is found)"
+# pip -v passes the build's output through; only its progress lines
+# ("[12/47] Building CXX object ...") are shown, the whole log is kept.
+mkdir -p build
+log=build/pip-install.log
+set +e
+$PY -m pip install -v --no-build-isolation . 2>&1 | tee "$log" |
+  grep --line-buffered -E '^ *\[[0-9]+/[0-9]+\] |ninja: no work to do|^Successfully installed'
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "[setup] building kumo failed; the end of $log:"
+  tail -n 60 "$log"
+  exit "$status"
+fi

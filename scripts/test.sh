@@ -1,19 +1,62 @@
 #!/usr/bin/env bash
-# Sets up, builds, and runs every test: GoogleTest (ctest) for the C++ core
-# and pytest (compared with NumPy) for Python, with every generated kernel
-# also compiled for CUDA by NVRTC (KUMO_VERIFY_CUDA=1).
+# Sets up, builds, and runs every test:
+#   1. the C++ library, its GoogleTests (ctest) and the C++ example, in build-tests/;
+#   2. the same under AddressSanitizer and UndefinedBehaviorSanitizer, in build-asan/;
+#   3. pytest against the installed package (every function compared with NumPy),
+#      with every generated kernel also compiled for CUDA by NVRTC (KUMO_VERIFY_CUDA=1).
+# JOBS sets the parallelism (default: all cores); PYTHON the interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+JOBS=${JOBS:-$(nproc)}
 bash scripts/setup.sh
 
+# ctest prints two lines per test; show failures (with their output) and the
+# summary, count the skipped tests (those that need a GPU) and keep the whole
+# output in <build dir>/ctest.log.
+run_ctest() {
+  ctest --test-dir "$1" -j"$JOBS" --output-on-failure 2>&1 | tee "$1/ctest.log" | awk -v logfile="$1/ctest.log" '
+    /^ *Start +[0-9]+: |Passed +[0-9.]+ sec$|\*\*\*Skipped +[0-9.]+ sec$|^Internal ctest|^Test project/ { next }
+    /^The following tests did not run:/ { in_skipped = 1; next }
+    in_skipped && /^\t/ { skipped++; next }
+    { in_skipped = 0; print }
+    END { if (skipped) printf "%d tests skipped (see %s)\n", skipped, logfile }'
+}
+
 echo "[test] C++ build and ctest"
-cmake -S . -B build-tests -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -Dpybind11_DIR="$($PY -m pybind11 --cmakedir)" -DKUMO_BUILD_PYTHON=OFF >/dev/null
-cmake --build build-tests -j"$(nproc)"
-(cd build-tests && ctest --output-on-failure -j"$(nproc)")
-./build-tests/example_basic
+cmake -S . -B build-tests -G Ninja -DCMAKE_BUILD_TYPE=Release -DKUMO_BUILD_PYTHON=OFF >/dev/null
+cmake --build build-tests -j"$JOBS"
+run_ctest build-tests
+./build-tests/example_basic >/dev/null
+
+echo "[test] C++ build and ctest with AddressSanitizer and UndefinedBehaviorSanitizer"
+# The library, the CUDA plugin, the tests, and the kernels the tests compile
+# at run time (KUMO_HOST_CXX) are all instrumented; -fno-sanitize-recover
+# makes undefined behaviour fail the test. -O1 keeps the build and the run
+# quick. --as-needed: Debian's GCC links with it by default except when a
+# sanitizer is on, and without it the plugin would require the driver stub
+# libcuda.so.1 and not load on a machine without a driver.
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=OFF -DCMAKE_CXX_FLAGS="-O1 $san" \
+  -DCMAKE_EXE_LINKER_FLAGS="$san -Wl,--as-needed" -DCMAKE_SHARED_LINKER_FLAGS="$san -Wl,--as-needed" \
+  -DCMAKE_MODULE_LINKER_FLAGS="$san -Wl,--as-needed" >/dev/null
+(
+  # allocator_may_return_null: the allocator tests ask for impossible sizes to
+  # reach the out-of-memory path, which needs a null pointer, not an abort.
+  # protect_shadow_gap=0: on a GPU machine the CUDA driver maps memory where
+  # ASan would otherwise reserve its shadow gap. LeakSanitizer runs at the
+  # exit of every test; it needs no suppressions: the third-party libraries
+  # the tests load (OpenBLAS, the static CUDA runtime, NVRTC, cuRAND's host
+  # generators) leave nothing unreachable. Kernels built with the sanitizers
+  # are cached apart from the others: the compiler command is part of the key.
+  export ASAN_OPTIONS="allocator_may_return_null=1:protect_shadow_gap=0:detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1"
+  export UBSAN_OPTIONS="print_stacktrace=1"
+  export KUMO_HOST_CXX="${KUMO_HOST_CXX:-c++} $san"
+  cmake --build build-asan -j"$JOBS"
+  run_ctest build-asan
+  ./build-asan/example_basic >/dev/null
+)
 
 echo "[test] pytest"
 cd tests/python  # import the installed package, not the source tree
-KUMO_VERIFY_CUDA=${KUMO_VERIFY_CUDA:-1} $PY -m pytest -q -n "$(nproc)" -p no:cacheprovider .
+KUMO_VERIFY_CUDA=${KUMO_VERIFY_CUDA:-1} $PY -m pytest -q -n "$JOBS" -p no:cacheprovider .
