@@ -58,34 +58,8 @@ void check_writeable(const Array& a, const char* fn, const char* arg) {
   if (!a.writeable()) throw ValueError(where(fn, arg) + " is read-only but is written to");
 }
 
-// Leading dimension of a column-major view of (rows x cols) with byte
-// strides s_row (between rows) and s_col (between columns); false when the
-// strides do not describe one. A single row or column has no meaningful
-// stride along that extent, so any value is accepted there.
-bool column_major_ld(int64_t rows, int64_t cols, int64_t s_row, int64_t s_col, int64_t isz, int64_t* ld) {
-  if (rows == 0 || cols == 0 || cols == 1) {
-    if (rows > 1 && s_row != isz && cols != 0) return false;
-    *ld = std::max<int64_t>(1, rows);
-    return true;
-  }
-  if (rows > 1 && s_row != isz) return false;
-  if (s_col % isz != 0) return false;
-  int64_t l = s_col / isz;
-  if (l < std::max<int64_t>(1, rows)) return false;
-  *ld = l;
-  return true;
-}
-
-// Batch stride in elements (0 for a single matrix, which may be broadcast).
-bool batch_stride(const Array& a, int64_t* stride) {
-  if (a.shape()[0] <= 1) {
-    *stride = 0;
-    return true;
-  }
-  if (a.strides()[0] % a.itemsize() != 0) return false;
-  *stride = a.strides()[0] / a.itemsize();
-  return true;
-}
+using linalg::detail::batch_stride;
+using linalg::detail::column_major_ld;
 
 // A batch of column-major matrices as the backend takes them.
 struct Mat {

@@ -31,28 +31,6 @@ LinalgBackend& backend_for(Device& device) {
 
 Dtype product_compute_dtype(Dtype dt) { return dt == Dtype::kFloat16 ? Dtype::kFloat32 : dt; }
 
-namespace {
-
-bool is_blas_dtype(Dtype d) {
-  return d == Dtype::kFloat32 || d == Dtype::kFloat64 || d == Dtype::kComplex64 || d == Dtype::kComplex128;
-}
-
-// 1 and 0 of a BLAS dtype as host bytes (gemm's alpha and beta).
-struct ScalarBytes {
-  alignas(16) unsigned char bytes[16];
-};
-ScalarBytes scalar_of(Dtype dtype, double value) {
-  ScalarBytes s{};
-  switch (dtype) {
-    case Dtype::kFloat32: { float v = static_cast<float>(value); std::memcpy(s.bytes, &v, sizeof v); break; }
-    case Dtype::kFloat64: { std::memcpy(s.bytes, &value, sizeof value); break; }
-    case Dtype::kComplex64: { std::complex<float> v(static_cast<float>(value)); std::memcpy(s.bytes, &v, sizeof v); break; }
-    case Dtype::kComplex128: { std::complex<double> v(value); std::memcpy(s.bytes, &v, sizeof v); break; }
-    default: throw TypeError(std::string("linalg: unsupported dtype ") + dtype_name(dtype));
-  }
-  return s;
-}
-
 // Leading dimension of a column-major view of (rows x cols) with byte
 // strides s_row / s_col; false when the strides do not describe one. A single
 // row or column has no meaningful stride along that extent.
@@ -78,6 +56,28 @@ bool batch_stride(const Array& a, int64_t* stride) {
   if (a.strides()[0] % a.itemsize() != 0) return false;
   *stride = a.strides()[0] / a.itemsize();
   return true;
+}
+
+namespace {
+
+bool is_blas_dtype(Dtype d) {
+  return d == Dtype::kFloat32 || d == Dtype::kFloat64 || d == Dtype::kComplex64 || d == Dtype::kComplex128;
+}
+
+// 1 and 0 of a BLAS dtype as host bytes (gemm's alpha and beta).
+struct ScalarBytes {
+  alignas(16) unsigned char bytes[16];
+};
+ScalarBytes scalar_of(Dtype dtype, double value) {
+  ScalarBytes s{};
+  switch (dtype) {
+    case Dtype::kFloat32: { float v = static_cast<float>(value); std::memcpy(s.bytes, &v, sizeof v); break; }
+    case Dtype::kFloat64: { std::memcpy(s.bytes, &value, sizeof value); break; }
+    case Dtype::kComplex64: { std::complex<float> v(static_cast<float>(value)); std::memcpy(s.bytes, &v, sizeof v); break; }
+    case Dtype::kComplex128: { std::complex<double> v(value); std::memcpy(s.bytes, &v, sizeof v); break; }
+    default: throw TypeError(std::string("linalg: unsupported dtype ") + dtype_name(dtype));
+  }
+  return s;
 }
 
 // One gemm operand: column-major storage of the matrix or of its transpose.

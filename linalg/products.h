@@ -97,6 +97,12 @@ Array matmul_named(const Array& a, const Array& b, const MatmulOptions& options,
 // are, float16 in float32, integers and bool in their own type.
 Dtype product_compute_dtype(Dtype dt);
 
+// Leading dimension (elements) of a column-major view of (rows x cols) with
+// byte strides s_row / s_col; false when the strides do not describe one.
+bool column_major_ld(int64_t rows, int64_t cols, int64_t s_row, int64_t s_col, int64_t isz, int64_t* ld);
+// Batch stride in elements of a 3-D array (0 for a single, possibly broadcast, matrix).
+bool batch_stride(const Array& a, int64_t* stride);
+
 }  // namespace detail
 }  // namespace linalg
 }  // namespace kumo
