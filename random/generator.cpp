@@ -5,6 +5,9 @@
 // draw the same numbers for the same seed.
 #include "random/generator.h"
 
+#include <mutex>
+#include <vector>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -261,10 +264,16 @@ using kernels::ElementwiseSpec;
 // transforms moved here, so kernels already in the disk cache stay valid.
 const ElementwiseSpec& transform(const char* name, const char* in, const char* out, const char* op,
                                  const std::string& extra_preamble = std::string()) {
-  // Never freed: kernels may run during static destruction of other objects.
-  auto* keep = new std::shared_ptr<ElementwiseSpec>(ElementwiseSpec::create(
-      std::string("kumo_random_") + name, in, out, op, rng_math_preamble() + extra_preamble));
-  return **keep;
+  // Kept in a registry that is never destroyed (kernels may run during the
+  // static destruction of other objects) but stays reachable, so leak
+  // checkers see no leak.
+  static auto* registry = new std::vector<std::shared_ptr<ElementwiseSpec>>();
+  static std::mutex mu;
+  auto spec = ElementwiseSpec::create(std::string("kumo_random_") + name, in, out, op,
+                                      rng_math_preamble() + extra_preamble);
+  std::lock_guard<std::mutex> lock(mu);
+  registry->push_back(spec);
+  return *spec;
 }
 
 // Words are consumed in stream order; a float64 draw reads two consecutive
