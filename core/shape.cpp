@@ -123,6 +123,22 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
   return out;
 }
 
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  const Shape& longer = a.size() >= b.size() ? a : b;
+  const Shape& shorter = a.size() >= b.size() ? b : a;
+  Shape out = longer;
+  const int off = longer.size() - shorter.size();
+  for (int i = 0; i < shorter.size(); ++i) {
+    const int64_t d = shorter[i];
+    int64_t& o = out[off + i];
+    if (d == o || d == 1) continue;
+    if (o != 1) throw ValueError("operands could not be broadcast together with shapes " + a.to_string() + " " +
+                                 b.to_string());
+    o = d;
+  }
+  return out;
+}
+
 Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& target) {
   if (shape.size() > target.size())
     throw ValueError("input operand has more dimensions than allowed by the axis remapping: cannot broadcast " +

@@ -73,6 +73,8 @@ bool is_f_contiguous(const Shape& shape, const Strides& strides, int64_t itemsiz
 
 // numpy.broadcast_shapes; throws ValueError naming the shapes.
 Shape broadcast_shapes(const std::vector<Shape>& shapes);
+// Two shapes (the hot case of every binary operation; no container).
+Shape broadcast_shapes(const Shape& a, const Shape& b);
 // Strides for viewing `shape`/`strides` as `target` (zero strides where broadcast);
 // throws ValueError if it cannot broadcast.
 Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& target);

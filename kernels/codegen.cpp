@@ -204,12 +204,14 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
       // Contiguous but with broadcast scalar inputs (stride 0, e.g. `a * 2.0`):
       // blocks read each scalar from a small local copy, so the loop keeps
       // plain restrict pointers and still vectorizes.
-      o << "  if (A.contiguous == 2) {\n    constexpr int64_t kB = 256;\n";
+      // Only as many scalar copies as the range needs: small calls stay cheap.
+      o << "  if (A.contiguous == 2) {\n    constexpr int64_t kB = 256;\n"
+           "    const int64_t fill = _end - _begin < kB ? _end - _begin : kB;\n";
       for (size_t k = 0; k < nops; ++k) {
         if (ops[k].is_output) continue;
         o << "    const bool sc" << k << " = A.strides[" << k << "][0] == 0;\n    " << ops[k].array_type << " b" << k
           << "[kB];\n    if (sc" << k << ") { const " << ops[k].array_type << " v = *reinterpret_cast<const "
-          << ops[k].array_type << "*>(A.ptr[" << k << "]); for (int64_t j = 0; j < kB; ++j) b" << k
+          << ops[k].array_type << "*>(A.ptr[" << k << "]); for (int64_t j = 0; j < fill; ++j) b" << k
           << "[j] = v; }\n";
       }
       o << "    for (int64_t b = _begin; b < _end; b += kB) {\n      const int64_t n = _end - b < kB ? _end - b : kB;\n";

@@ -45,41 +45,49 @@ std::shared_ptr<CompiledElementwise> compile(const ElementwiseSpec& spec, const 
   return ck;
 }
 
-std::shared_ptr<CompiledElementwise> lookup(const ElementwiseSpec& spec, const ElementwiseSignature& sig,
-                                            Target target) {
+// The compiled kernel, cached for the life of the process (entries are never
+// replaced or removed, so the raw pointer stays valid).
+const CompiledElementwise* lookup(const ElementwiseSpec& spec, const ElementwiseSignature& sig, Target target) {
   KernelKey key;
   bool keyed = make_kernel_key(spec.id, static_cast<int>(target), sig.param_dtypes, sig.array_dtypes, &key);
   // Loops often call the same kernel repeatedly: a per-thread last hit
   // skips the lock and the hash.
   thread_local KernelKey last_key;
-  thread_local std::shared_ptr<CompiledElementwise> last;
+  thread_local const CompiledElementwise* last = nullptr;
   if (keyed && last && key == last_key) return last;
   if (keyed) {
     std::lock_guard<std::mutex> lk(g_mu);
     auto it = fast_cache().find(key);
     if (it != fast_cache().end()) {
       last_key = key;
-      last = it->second;
-      return it->second;
+      last = it->second.get();
+      return last;
     }
   }
   auto ck = compile(spec, sig, target);
-  if (keyed) {
-    std::lock_guard<std::mutex> lk(g_mu);
-    fast_cache()[key] = ck;
+  if (!keyed) {
+    // Not in the keyed cache: kept alive here (the source-keyed module cache
+    // already holds the compiled code, so this grows only with such kernels).
+    static std::mutex unkeyed_mu;
+    static auto* unkeyed = new std::vector<std::shared_ptr<CompiledElementwise>>();
+    std::lock_guard<std::mutex> lk(unkeyed_mu);
+    unkeyed->push_back(ck);
+    return ck.get();
   }
-  return ck;
+  std::lock_guard<std::mutex> lk(g_mu);
+  // Another thread may have compiled the same kernel meanwhile: keep the first.
+  return fast_cache().emplace(key, std::move(ck)).first->second.get();
 }
 
 // Runs a specialised kernel over `total` elements with a filled argument buffer.
 void run(Device& device, const ElementwiseSpec& spec, const ElementwiseSignature& sig, const ArgsBuffer& buf,
          int64_t total) {
   if (device.type() == DeviceType::kCPU) {
-    auto ck = lookup(spec, sig, Target::kHost);
+    const CompiledElementwise* ck = lookup(spec, sig, Target::kHost);
     run_host_range(ck->host_fn, buf.data(), total, kHostGrain);
   } else {
-    auto ck = lookup(spec, sig, Target::kCuda);
-    void* fn = cuda_function(device, ck->cuda, "kumo_elementwise");
+    const CompiledElementwise* ck = lookup(spec, sig, Target::kCuda);
+    void* fn = cuda_function(device, const_cast<CudaKernel&>(ck->cuda), "kumo_elementwise");
     int64_t blocks = (total + kCudaBlock - 1) / kCudaBlock;
     unsigned grid = static_cast<unsigned>(std::min<int64_t>(blocks, 1 << 20));
     launch_cuda(device, fn, buf, grid, kCudaBlock);
@@ -151,7 +159,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
       shape = s;
       any_loop_operand = true;
     } else if (s != shape) {
-      shape = broadcast_shapes({shape, s});
+      shape = broadcast_shapes(shape, s);
     }
   }
   // size= sets the loop length; non-raw arguments must then be scalars
@@ -211,8 +219,34 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
 
   // Every operand C-contiguous with the full shape: one flat run, no
   // squashing needed (the common case for small arrays, where it matters).
-  bool flat = true;
-  for (size_t k = 0; k < nops && flat; ++k) flat = ops[k]->shape() == shape && ops[k]->c_contiguous();
+  // On the host, 0-d inputs (weak scalars) join it as stride-0 operands of
+  // the blocked scalar loop (mode 2).
+  size_t nops_in = 0;
+  for (size_t k = 0; k < nin; ++k) nops_in += is_raw(k) ? 0 : 1;
+  bool flat = true, scalar_inputs = false;
+  for (size_t k = 0; k < nops && flat; ++k) {
+    if (ops[k]->shape() == shape && ops[k]->c_contiguous()) continue;
+    if (k < nops_in && ops[k]->ndim() == 0 && device->type() == DeviceType::kCPU) {
+      scalar_inputs = true;
+      continue;
+    }
+    flat = false;
+  }
+  if (flat && scalar_inputs) {
+    ArgsBuffer sbuf;
+    sbuf.i64(total);
+    sbuf.two_i32(1, 2);
+    const int64_t extent[1] = {total};
+    sbuf.dims(extent, 1);
+    for (size_t k = 0; k < nops; ++k) sbuf.ptr(ops[k]->data());
+    for (size_t k = 0; k < nops; ++k) {
+      const int64_t stride[1] = {ops[k]->ndim() == 0 && shape.size() != 0 ? 0 : ops[k]->itemsize()};
+      sbuf.dims(stride, 1);
+    }
+    for (size_t r = 0; r < nraw; ++r) sbuf.raw_desc(*raws[r]);
+    run(*device, spec, sig, sbuf, total);
+    return;
+  }
   if (flat) {
     ArgsBuffer fbuf;
     fbuf.i64(total);
@@ -246,8 +280,6 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
   // On the host, one axis where every input is contiguous or a broadcast
   // scalar (stride 0) runs the blocked scalar-operand loop (mode 2).
   int mode = contiguous ? 1 : 0;
-  size_t nops_in = 0;
-  for (size_t k = 0; k < nin; ++k) nops_in += is_raw(k) ? 0 : 1;
   if (!contiguous && it_shape.size() == 1 && device->type() == DeviceType::kCPU) {
     bool scalar_ok = true;
     for (size_t k = 0; k < nops && scalar_ok; ++k)

@@ -90,6 +90,11 @@ IterSpace squash(const Shape& shape, std::vector<Strides> strides, int lead) {
 
 void run_host_range(HostRangeFn fn, const void* args, int64_t n, int64_t grain) {
   if (n <= 0) return;
+  // Small work runs inline (as parallel_for would) without building its std::function.
+  if (n <= grain) {
+    fn(args, 0, n);
+    return;
+  }
   parallel_for(n, grain, [&](int64_t b, int64_t e) { fn(args, b, e); });
 }
 

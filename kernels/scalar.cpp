@@ -97,7 +97,26 @@ void store_scalar(const ScalarValue& v, Dtype dtype, void* dst) {
   }
 }
 
+namespace {
+
+// A scalar's bytes held in its Memory object: a weak scalar operand on the
+// host then costs one small allocation instead of a trip through the pool.
+class InlineScalarMemory final : public Memory {
+ public:
+  explicit InlineScalarMemory(Device* device) : Memory(storage_, sizeof(storage_), device) {}
+
+ private:
+  alignas(16) unsigned char storage_[16];  // the widest dtype, complex128
+};
+
+}  // namespace
+
 Array scalar_to_array(const ScalarValue& v, Dtype dtype, Device& device) {
+  if (&device == &host_device()) {
+    Array a(std::make_shared<InlineScalarMemory>(&device), 0, Shape{}, Strides{}, dtype);
+    store_scalar(v, dtype, a.data());
+    return a;
+  }
   Array a = Array::empty(Shape{}, dtype, host_device());
   store_scalar(v, dtype, a.data());
   if (&device != &host_device()) return a.to_device(device);

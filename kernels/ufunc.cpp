@@ -23,9 +23,9 @@ bool weak_fits_kind(WeakScalar s, Dtype d) {
   return false;
 }
 
-std::string dtype_list(const std::vector<UfuncOperand>& inputs) {
+std::string dtype_list(const UfuncOperand* inputs, int n) {
   std::string s = "(";
-  for (size_t i = 0; i < inputs.size(); ++i) {
+  for (int i = 0; i < n; ++i) {
     if (i) s += ", ";
     if (inputs[i].is_scalar) {
       static const char* names[] = {"bool", "int", "float", "complex"};
@@ -34,7 +34,7 @@ std::string dtype_list(const std::vector<UfuncOperand>& inputs) {
       s += std::string("dtype('") + dtype_name(inputs[i].array.dtype()) + "')";
     }
   }
-  if (inputs.size() == 1) s += ",";
+  if (n == 1) s += ",";
   return s + ")";
 }
 
@@ -67,6 +67,8 @@ Ufunc::Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, 
   }
   specs_.resize(loops_.size());
   signatures_.resize(loops_.size());
+  spec_ready_ = std::make_unique<std::atomic<bool>[]>(loops_.size());
+  for (size_t k = 0; k < loops_.size(); ++k) spec_ready_[k].store(false);
   for (auto& f : first_loop_for_) f.store(kUnresolved);
   reduce_specs_.resize(loops_.size());
   accumulate_specs_.resize(loops_.size());
@@ -84,7 +86,7 @@ std::vector<std::string> Ufunc::type_strings() const {
   return out;
 }
 
-int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype> dtype, Casting casting) const {
+int Ufunc::resolve(const UfuncOperand* inputs, int n_inputs, std::optional<Dtype> dtype, Casting casting) const {
   // Loops whose snippet is "!error:<message>" exist only to refuse an input
   // type with NumPy's message (e.g. boolean subtract).
   auto checked = [&](size_t k) {
@@ -93,9 +95,9 @@ int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype>
     if (op.compare(0, marker.size(), marker) == 0) throw TypeError(op.substr(marker.size()));
     return static_cast<int>(k);
   };
-  if (static_cast<int>(inputs.size()) != nin_)
+  if (n_inputs != nin_)
     throw TypeError(name_ + "() takes from " + std::to_string(nin_) + " to " + std::to_string(nin_ + nout_) +
-                    " positional arguments but " + std::to_string(inputs.size()) + " were given");
+                    " positional arguments but " + std::to_string(n_inputs) + " were given");
   auto inputs_cast_ok = [&](const UfuncLoop& l, Casting rule) {
     for (int i = 0; i < nin_; ++i) {
       const UfuncOperand& op = inputs[i];
@@ -115,7 +117,7 @@ int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype>
       if (inputs_cast_ok(l, casting)) return checked(k);
     }
     throw CastingError("ufunc '" + name_ + "' did not contain a loop with signature matching types " +
-                       dtype_list(inputs) + " -> " + dtype_name(*dtype) + " under casting rule '" +
+                       dtype_list(inputs, n_inputs) + " -> " + dtype_name(*dtype) + " under casting rule '" +
                        casting_name(casting) + "'");
   }
   if (homogeneous_ && nin_ > 0) {
@@ -123,7 +125,8 @@ int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype>
     bool have_strong = false, have_weak = false;
     Dtype r = Dtype::kBool;
     WeakScalar top = WeakScalar::kBool;
-    for (const UfuncOperand& op : inputs) {
+    for (int i = 0; i < n_inputs; ++i) {
+      const UfuncOperand& op = inputs[i];
       if (op.is_scalar) {
         if (!have_weak || op.scalar.kind > top) top = op.scalar.kind;
         have_weak = true;
@@ -150,8 +153,8 @@ int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype>
       const UfuncLoop& l = loops_[k];
       if (!can_cast(r, l.types[0], Casting::kSafe)) continue;
       bool ok = true;
-      for (const UfuncOperand& op : inputs)
-        if (op.is_scalar && !weak_fits_kind(op.scalar.kind, l.types[0]) &&
+      for (int i = 0; i < n_inputs; ++i)
+        if (const UfuncOperand& op = inputs[i]; op.is_scalar && !weak_fits_kind(op.scalar.kind, l.types[0]) &&
             !(!have_strong && can_cast(default_dtype(op.scalar.kind), l.types[0], Casting::kSafe)))
           ok = false;
       if (ok) return checked(k);
@@ -162,7 +165,7 @@ int Ufunc::resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype>
   }
   throw CastingError("ufunc '" + name_ + "' not supported for the input types, and the inputs could not be safely "
                      "coerced to any supported types according to the casting rule ''safe'' (input types " +
-                     dtype_list(inputs) + ")");
+                     dtype_list(inputs, n_inputs) + ")");
 }
 
 std::string Ufunc::loop_preamble(int loop) const {
@@ -187,6 +190,7 @@ const ElementwiseSignature& Ufunc::loop_signature(int loop) const {
 }
 
 const ElementwiseSpec& Ufunc::loop_spec(int loop) const {
+  if (spec_ready_[loop].load(std::memory_order_acquire)) return *specs_[loop];
   std::lock_guard<std::mutex> lk(mu_);
   auto& slot = specs_[loop];
   if (!slot) {
@@ -201,6 +205,7 @@ const ElementwiseSpec& Ufunc::loop_spec(int loop) const {
     sig->param_dtypes = l.types;
     sig->array_dtypes = l.types;
     signatures_[loop] = sig;
+    spec_ready_[loop].store(true, std::memory_order_release);
   }
   return *slot;
 }
@@ -241,22 +246,30 @@ const ElementwiseSpec& Ufunc::accumulate_spec(int loop) const {
 
 std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
                                std::optional<Dtype> dtype, Casting casting) const {
-  int k = resolve(inputs, dtype, casting);
+  if (static_cast<int>(outputs.size()) > nout_)
+    throw ValueError("ufunc '" + name_ + "' has " + std::to_string(nout_) + " output(s), " +
+                     std::to_string(outputs.size()) + " given");
+  outputs.resize(nout_);
+  call_into(inputs.data(), static_cast<int>(inputs.size()), outputs.data(), dtype, casting);
+  return outputs;
+}
+
+void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, std::optional<Dtype> dtype,
+                      Casting casting) const {
+  int k = resolve(inputs, n_inputs, dtype, casting);
   const UfuncLoop& l = loops_[k];
-  // Missing trailing outputs are undefined (no resize: that would allocate).
-  static const Array kNoArray{};
-  auto out_at = [&](int i) -> const Array& { return i < static_cast<int>(outputs.size()) ? outputs[i] : kNoArray; };
+  auto out_at = [&](int i) -> const Array& { return outputs[i]; };
   // Device: the first array operand's, else the current device.
   Device* device = nullptr;
-  for (const UfuncOperand& op : inputs)
-    if (!op.is_scalar) {
+  for (int i = 0; i < n_inputs; ++i)
+    if (const UfuncOperand& op = inputs[i]; !op.is_scalar) {
       if (!device) device = &op.array.device();
       else if (&op.array.device() != device)
         throw DeviceError("arrays are on different devices: " + device->name() + " and " + op.array.device().name() +
                           "; move one with to_device() first");
     }
-  for (const Array& o : outputs)
-    if (o.defined()) {
+  for (int i = 0; i < nout_; ++i)
+    if (const Array& o = outputs[i]; o.defined()) {
       if (!device) device = &o.device();
       else if (&o.device() != device)
         throw DeviceError("arrays are on different devices: " + device->name() + " and " + o.device().name() +
@@ -291,9 +304,9 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
   // The loop's shape: inputs and given outputs broadcast together.
   Shape shape = ins[0]->shape();
   for (int i = 1; i < nin_; ++i)
-    if (ins[i]->shape() != shape) shape = broadcast_shapes({shape, ins[i]->shape()});
-  for (const Array& o : outputs)
-    if (o.defined() && o.shape() != shape) shape = broadcast_shapes({shape, o.shape()});
+    if (ins[i]->shape() != shape) shape = broadcast_shapes(shape, ins[i]->shape());
+  for (int i = 0; i < nout_; ++i)
+    if (const Array& o = outputs[i]; o.defined() && o.shape() != shape) shape = broadcast_shapes(shape, o.shape());
   // Outputs of another dtype are computed in a temporary and cast on store.
   std::array<Array, 4> direct;
   for (int i = 0; i < nout_; ++i) {
@@ -322,16 +335,10 @@ std::vector<Array> Ufunc::call(const std::vector<UfuncOperand>& inputs, std::vec
   for (int i = 0; i < nin_; ++i) args[i] = ins[i];
   for (int i = 0; i < nout_; ++i) args[nin_ + i] = &direct[i];
   launch_elementwise(loop_spec(k), loop_signature(k), args, static_cast<size_t>(nin_ + nout_));
-  std::vector<Array> res(nout_);
   for (int i = 0; i < nout_; ++i) {
-    if (out_at(i).defined() && out_at(i).dtype() != direct[i].dtype()) {
-      direct[i].copy_to(out_at(i));
-      res[i] = out_at(i);
-    } else {
-      res[i] = std::move(direct[i]);
-    }
+    if (outputs[i].defined() && outputs[i].dtype() != direct[i].dtype()) direct[i].copy_to(outputs[i]);
+    else outputs[i] = std::move(direct[i]);
   }
-  return res;
 }
 
 }  // namespace kernels

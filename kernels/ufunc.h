@@ -52,6 +52,11 @@ struct UfuncOperand {
   UfuncOperand(const ScalarValue& s) : is_scalar(true), scalar(s) {}  // NOLINT
 };
 
+// The most operands (inputs plus outputs) a ufunc has; the call path keeps
+// them in fixed-size arrays instead of vectors (a small call is dominated by
+// allocations otherwise).
+inline constexpr int kMaxUfuncOperands = 4;
+
 struct UfuncLoop {
   std::vector<Dtype> types;  // nin inputs then nout outputs
   std::string operation;     // uses in0.., out0..
@@ -80,11 +85,19 @@ class Ufunc {
 
   // Index of the loop NumPy would pick. `dtype` forces the output type.
   // Throws CastingError when no loop fits or casting is violated.
-  int resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype> dtype, Casting casting) const;
-  // Full call: resolves, casts inputs, runs, and writes/casts into `outputs`
-  // (undefined entries are allocated). Built-in ufuncs override it with
-  // NumPy's refinements of the plain loop search (routines/ufunc_table.h).
-  virtual std::vector<Array> call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
+  int resolve(const UfuncOperand* inputs, int n_inputs, std::optional<Dtype> dtype, Casting casting) const;
+  int resolve(const std::vector<UfuncOperand>& inputs, std::optional<Dtype> dtype, Casting casting) const {
+    return resolve(inputs.data(), static_cast<int>(inputs.size()), dtype, casting);
+  }
+  // Full call: resolves, casts inputs, runs, and writes/casts into the
+  // outputs. `outputs` has nout() entries: on entry the outputs given
+  // (undefined entries are allocated), on return the results. Built-in
+  // ufuncs override it with NumPy's refinements of the plain loop search
+  // (routines/ufunc_table.h).
+  virtual void call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, std::optional<Dtype> dtype,
+                         Casting casting) const;
+  // The same with containers: missing trailing outputs are allocated.
+  std::vector<Array> call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
                           std::optional<Dtype> dtype, Casting casting) const;
 
   const ElementwiseSpec& loop_spec(int loop) const;
@@ -104,6 +117,9 @@ class Ufunc {
   mutable std::mutex mu_;
   mutable std::vector<std::shared_ptr<ElementwiseSpec>> specs_;
   mutable std::vector<std::shared_ptr<ElementwiseSignature>> signatures_;
+  // Published once a loop's spec and signature exist, so later calls read
+  // them without taking mu_ (one per loop; never reset).
+  mutable std::unique_ptr<std::atomic<bool>[]> spec_ready_;
   static constexpr int kUnresolved = -2;
   mutable std::array<std::atomic<int>, kNumDtypes> first_loop_for_;
   mutable std::vector<std::shared_ptr<ReductionSpec>> reduce_specs_;

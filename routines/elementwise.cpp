@@ -9,15 +9,14 @@ namespace {
 
 // Computes everywhere, then stores only where the mask holds (NumPy leaves
 // the other elements of a new output uninitialised).
-std::vector<Array> call_masked(const kernels::Ufunc& u, const std::vector<Operand>& inputs,
-                               const UfuncOptions& o) {
+void call_masked(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, Array* outs,
+                 const UfuncOptions& o) {
   const Array& mask = o.where();
   if (mask.dtype() != Dtype::kBool)
     throw TypeError(std::string("Cannot cast array data from dtype('") + dtype_name(mask.dtype()) +
                     "') to dtype('bool') according to the rule 'safe'");
-  std::vector<Array> tmp = u.call(inputs, std::vector<Array>(u.nout()), o.dtype(), o.casting());
-  std::vector<Array> outs = o.outputs();
-  outs.resize(u.nout());
+  std::array<Array, kernels::kMaxUfuncOperands> tmp;
+  u.call_into(inputs, n_inputs, tmp.data(), o.dtype(), o.casting());
   static auto select = kernels::ElementwiseSpec::create("kumo_where_store", "bool m, T x", "U y",
                                                         "if (m) y = kumo_cast<U>(x)");
   for (int i = 0; i < u.nout(); ++i) {
@@ -25,22 +24,43 @@ std::vector<Array> call_masked(const kernels::Ufunc& u, const std::vector<Operan
       outs[i] = Array::empty(broadcast_shapes({tmp[i].shape(), mask.shape()}), tmp[i].dtype(), tmp[i].device());
     kernels::call_elementwise(*select, {mask, tmp[i]}, {outs[i]});
   }
-  return outs;
 }
 
-Array first(std::vector<Array>&& v) { return std::move(v[0]); }
 std::pair<Array, Array> two(std::vector<Array>&& v) { return {std::move(v[0]), std::move(v[1])}; }
 
 }  // namespace
 
-std::vector<Array> call_ufunc(const kernels::Ufunc& u, const std::vector<Operand>& inputs, const UfuncOptions& o) {
-  if (static_cast<int>(o.outputs().size()) > u.nout())
+const UfuncOptions& UfuncOptions::none() {
+  static const UfuncOptions options{};
+  return options;
+}
+
+UfuncOptions& UfuncOptions::out(std::vector<Array> outs) {
+  out0_ = outs.empty() ? Array() : std::move(outs[0]);
+  more_.clear();
+  for (size_t i = 1; i < outs.size(); ++i) more_.push_back(std::move(outs[i]));
+  n_outputs_ = static_cast<int>(outs.size());
+  return *this;
+}
+
+void call_ufunc_into(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, Array* outputs,
+                     const UfuncOptions& o) {
+  if (o.n_outputs() > u.nout())
     throw ValueError("ufunc '" + u.name() + "' has " + std::to_string(u.nout()) + " output(s), " +
-                     std::to_string(o.outputs().size()) + " given");
-  for (const Array& out : o.outputs())
+                     std::to_string(o.n_outputs()) + " given");
+  for (int i = 0; i < o.n_outputs(); ++i) {
+    const Array& out = o.output(i);
     if (out.defined() && !out.writeable()) throw ValueError("output array is read-only");
-  if (o.where().defined()) return call_masked(u, inputs, o);
-  return u.call(inputs, o.outputs(), o.dtype(), o.casting());
+    outputs[i] = out;
+  }
+  if (o.where().defined()) return call_masked(u, inputs, n_inputs, outputs, o);
+  u.call_into(inputs, n_inputs, outputs, o.dtype(), o.casting());
+}
+
+std::vector<Array> call_ufunc(const kernels::Ufunc& u, const std::vector<Operand>& inputs, const UfuncOptions& o) {
+  std::vector<Array> outputs(u.nout());
+  call_ufunc_into(u, inputs.data(), static_cast<int>(inputs.size()), outputs.data(), o);
+  return outputs;
 }
 
 std::vector<Array> call_ufunc(std::string_view name, const std::vector<Operand>& inputs, const UfuncOptions& o) {
@@ -50,20 +70,32 @@ std::vector<Array> call_ufunc(std::string_view name, const std::vector<Operand>&
 #define KUMO_DEFINE_UNARY_UFUNC(name)                             \
   Array name(const Array& x, const UfuncOptions& o) {              \
     static const BuiltinUfunc& u = builtin_ufunc(#name);           \
-    return first(call_ufunc(u, {x}, o));                           \
+    const Operand ops[1] = {x};                                    \
+    Array out;                                                     \
+    call_ufunc_into(u, ops, 1, &out, o);                           \
+    return out;                                                    \
   }
 #define KUMO_DEFINE_BINARY_UFUNC(name)                             \
   Array name(const Array& x, const Array& y, const UfuncOptions& o) { \
     static const BuiltinUfunc& u = builtin_ufunc(#name);           \
-    return first(call_ufunc(u, {x, y}, o));                        \
+    const Operand ops[2] = {x, y};                                 \
+    Array out;                                                     \
+    call_ufunc_into(u, ops, 2, &out, o);                           \
+    return out;                                                    \
   }                                                                \
   Array name(const Array& x, Scalar y, const UfuncOptions& o) {    \
     static const BuiltinUfunc& u = builtin_ufunc(#name);           \
-    return first(call_ufunc(u, {x, y}, o));                        \
+    const Operand ops[2] = {x, y};                                 \
+    Array out;                                                     \
+    call_ufunc_into(u, ops, 2, &out, o);                           \
+    return out;                                                    \
   }                                                                \
   Array name(Scalar x, const Array& y, const UfuncOptions& o) {    \
     static const BuiltinUfunc& u = builtin_ufunc(#name);           \
-    return first(call_ufunc(u, {x, y}, o));                        \
+    const Operand ops[2] = {x, y};                                 \
+    Array out;                                                     \
+    call_ufunc_into(u, ops, 2, &out, o);                           \
+    return out;                                                    \
   }
 KUMO_UNARY_UFUNCS(KUMO_DEFINE_UNARY_UFUNC)
 KUMO_BINARY_UFUNCS(KUMO_DEFINE_BINARY_UFUNC)

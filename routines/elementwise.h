@@ -10,6 +10,7 @@
 // (CastingError) when no loop fits, kumo::ValueError for negative integer
 // powers, kumo::OverflowError for a number out of an integer array's range.
 #pragma once
+#include <array>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -28,17 +29,17 @@ using Operand = kernels::UfuncOperand;
 class UfuncOptions {
  public:
   UfuncOptions() = default;
-  UfuncOptions(const Array& out) : outputs_{out} {}  // NOLINT: kumo::add(a, b, out)
+  UfuncOptions(const Array& out) : out0_(out), n_outputs_(1) {}  // NOLINT: kumo::add(a, b, out)
   UfuncOptions(Dtype dtype) : dtype_(dtype) {}        // NOLINT: kumo::sqrt(a, Dtype::kFloat32)
 
   UfuncOptions& out(const Array& a) {
-    outputs_ = {a};
+    out0_ = a;
+    more_.clear();
+    n_outputs_ = 1;
     return *this;
   }
-  UfuncOptions& out(std::vector<Array> outs) {
-    outputs_ = std::move(outs);
-    return *this;
-  }
+  // One entry per output; undefined entries are allocated.
+  UfuncOptions& out(std::vector<Array> outs);
   UfuncOptions& dtype(Dtype d) {
     dtype_ = d;
     return *this;
@@ -54,13 +55,22 @@ class UfuncOptions {
     return *this;
   }
 
-  const std::vector<Array>& outputs() const { return outputs_; }
+  int n_outputs() const { return n_outputs_; }
+  const Array& output(int i) const { return i == 0 ? out0_ : more_[i - 1]; }
+
+  // The default options, shared (the default arguments below use it, so a
+  // plain call builds no options object).
+  static const UfuncOptions& none();
   std::optional<Dtype> dtype() const { return dtype_; }
   Casting casting() const { return casting_; }
   const Array& where() const { return where_; }
 
  private:
-  std::vector<Array> outputs_;
+  // The first output inline (a single out= must not allocate), the others
+  // (two-output ufuncs) in a vector.
+  Array out0_;
+  std::vector<Array> more_;
+  int n_outputs_ = 0;
   std::optional<Dtype> dtype_;
   Casting casting_ = Casting::kSameKind;
   Array where_;
@@ -68,10 +78,14 @@ class UfuncOptions {
 
 // Calls a ufunc (built-in or not) with NumPy's semantics; one array per output.
 std::vector<Array> call_ufunc(const kernels::Ufunc& ufunc, const std::vector<Operand>& inputs,
-                              const UfuncOptions& options = {});
+                              const UfuncOptions& options = UfuncOptions::none());
+// The same without containers: `outputs` has ufunc.nout() entries, which
+// receive the results.
+void call_ufunc_into(const kernels::Ufunc& ufunc, const Operand* inputs, int n_inputs, Array* outputs,
+                     const UfuncOptions& options = UfuncOptions::none());
 // The same for a built-in ufunc by name or alias ("add", "abs", ...).
 std::vector<Array> call_ufunc(std::string_view name, const std::vector<Operand>& inputs,
-                              const UfuncOptions& options = {});
+                              const UfuncOptions& options = UfuncOptions::none());
 
 // The ufuncs with one input and one output.
 #define KUMO_UNARY_UFUNCS(X)                                                                                  \
@@ -90,36 +104,36 @@ std::vector<Array> call_ufunc(std::string_view name, const std::vector<Operand>&
 // The ufuncs with two outputs: divmod (two inputs), frexp and modf (one).
 #define KUMO_TWO_OUTPUT_UFUNCS(X) X(divmod) X(frexp) X(modf)
 
-#define KUMO_DECLARE_UNARY_UFUNC(name) Array name(const Array& x, const UfuncOptions& options = {});
+#define KUMO_DECLARE_UNARY_UFUNC(name) Array name(const Array& x, const UfuncOptions& options = UfuncOptions::none());
 #define KUMO_DECLARE_BINARY_UFUNC(name)                                      \
-  Array name(const Array& x, const Array& y, const UfuncOptions& options = {}); \
-  Array name(const Array& x, Scalar y, const UfuncOptions& options = {});       \
-  Array name(Scalar x, const Array& y, const UfuncOptions& options = {});
+  Array name(const Array& x, const Array& y, const UfuncOptions& options = UfuncOptions::none()); \
+  Array name(const Array& x, Scalar y, const UfuncOptions& options = UfuncOptions::none());       \
+  Array name(Scalar x, const Array& y, const UfuncOptions& options = UfuncOptions::none());
 KUMO_UNARY_UFUNCS(KUMO_DECLARE_UNARY_UFUNC)
 KUMO_BINARY_UFUNCS(KUMO_DECLARE_BINARY_UFUNC)
 #undef KUMO_DECLARE_UNARY_UFUNC
 #undef KUMO_DECLARE_BINARY_UFUNC
 
-std::pair<Array, Array> divmod(const Array& x, const Array& y, const UfuncOptions& options = {});
-std::pair<Array, Array> divmod(const Array& x, Scalar y, const UfuncOptions& options = {});
-std::pair<Array, Array> divmod(Scalar x, const Array& y, const UfuncOptions& options = {});
-std::pair<Array, Array> frexp(const Array& x, const UfuncOptions& options = {});
-std::pair<Array, Array> modf(const Array& x, const UfuncOptions& options = {});
+std::pair<Array, Array> divmod(const Array& x, const Array& y, const UfuncOptions& options = UfuncOptions::none());
+std::pair<Array, Array> divmod(const Array& x, Scalar y, const UfuncOptions& options = UfuncOptions::none());
+std::pair<Array, Array> divmod(Scalar x, const Array& y, const UfuncOptions& options = UfuncOptions::none());
+std::pair<Array, Array> frexp(const Array& x, const UfuncOptions& options = UfuncOptions::none());
+std::pair<Array, Array> modf(const Array& x, const UfuncOptions& options = UfuncOptions::none());
 
 // NumPy's other names for the same ufuncs.
-inline Array abs(const Array& x, const UfuncOptions& o = {}) { return absolute(x, o); }
-inline Array conj(const Array& x, const UfuncOptions& o = {}) { return conjugate(x, o); }
-inline Array bitwise_not(const Array& x, const UfuncOptions& o = {}) { return invert(x, o); }
-inline Array acos(const Array& x, const UfuncOptions& o = {}) { return arccos(x, o); }
-inline Array asin(const Array& x, const UfuncOptions& o = {}) { return arcsin(x, o); }
-inline Array atan(const Array& x, const UfuncOptions& o = {}) { return arctan(x, o); }
-inline Array acosh(const Array& x, const UfuncOptions& o = {}) { return arccosh(x, o); }
-inline Array asinh(const Array& x, const UfuncOptions& o = {}) { return arcsinh(x, o); }
-inline Array atanh(const Array& x, const UfuncOptions& o = {}) { return arctanh(x, o); }
+inline Array abs(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return absolute(x, o); }
+inline Array conj(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return conjugate(x, o); }
+inline Array bitwise_not(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return invert(x, o); }
+inline Array acos(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return arccos(x, o); }
+inline Array asin(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return arcsin(x, o); }
+inline Array atan(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return arctan(x, o); }
+inline Array acosh(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return arccosh(x, o); }
+inline Array asinh(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return arcsinh(x, o); }
+inline Array atanh(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return arctanh(x, o); }
 #define KUMO_BINARY_UFUNC_ALIAS(alias, target)                                                            \
-  inline Array alias(const Array& x, const Array& y, const UfuncOptions& o = {}) { return target(x, y, o); } \
-  inline Array alias(const Array& x, Scalar y, const UfuncOptions& o = {}) { return target(x, y, o); }      \
-  inline Array alias(Scalar x, const Array& y, const UfuncOptions& o = {}) { return target(x, y, o); }
+  inline Array alias(const Array& x, const Array& y, const UfuncOptions& o = UfuncOptions::none()) { return target(x, y, o); } \
+  inline Array alias(const Array& x, Scalar y, const UfuncOptions& o = UfuncOptions::none()) { return target(x, y, o); }      \
+  inline Array alias(Scalar x, const Array& y, const UfuncOptions& o = UfuncOptions::none()) { return target(x, y, o); }
 KUMO_BINARY_UFUNC_ALIAS(true_divide, divide)
 KUMO_BINARY_UFUNC_ALIAS(mod, remainder)
 KUMO_BINARY_UFUNC_ALIAS(pow, power)
@@ -127,6 +141,6 @@ KUMO_BINARY_UFUNC_ALIAS(atan2, arctan2)
 KUMO_BINARY_UFUNC_ALIAS(bitwise_left_shift, left_shift)
 KUMO_BINARY_UFUNC_ALIAS(bitwise_right_shift, right_shift)
 #undef KUMO_BINARY_UFUNC_ALIAS
-inline Array bitwise_invert(const Array& x, const UfuncOptions& o = {}) { return invert(x, o); }
+inline Array bitwise_invert(const Array& x, const UfuncOptions& o = UfuncOptions::none()) { return invert(x, o); }
 
 }  // namespace kumo

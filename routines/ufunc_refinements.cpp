@@ -64,7 +64,7 @@ bool any_true(const Array& mask) {
 Array strong_scalar(const ScalarValue& v, Dtype d, Device& device) { return kernels::scalar_to_array(v, d, device); }
 
 // Integers to negative integer powers have no integer result: NumPy raises.
-void check_power(const std::vector<UfuncOperand>& in, std::optional<Dtype> dtype) {
+void check_power(const UfuncOperand* in, std::optional<Dtype> dtype) {
   const UfuncOperand &x = in[0], &y = in[1];
   bool negative = false;
   if (is_python_int(y)) {
@@ -75,8 +75,10 @@ void check_power(const std::vector<UfuncOperand>& in, std::optional<Dtype> dtype
       negative = false;
   } else if (!y.is_scalar && kind(y.array.dtype()) == DtypeKind::kSigned && y.array.size() > 0) {
     static const BuiltinUfunc& less = builtin_ufunc("less");
-    std::vector<UfuncOperand> ops{y.array, ScalarValue()};
-    negative = any_true(less.kernels::Ufunc::call(ops, {}, std::nullopt, Casting::kSameKind)[0]);
+    const UfuncOperand ops[2] = {y.array, ScalarValue()};
+    Array is_negative;
+    less.kernels::Ufunc::call_into(ops, 2, &is_negative, std::nullopt, Casting::kSameKind);
+    negative = any_true(is_negative);
   }
   if (!negative) return;
   Dtype rt;
@@ -94,10 +96,12 @@ void check_power(const std::vector<UfuncOperand>& in, std::optional<Dtype> dtype
 
 }  // namespace
 
-std::vector<Array> BuiltinUfunc::call(const std::vector<UfuncOperand>& inputs, std::vector<Array> outputs,
-                                      std::optional<Dtype> dtype, Casting casting) const {
-  if (row_.refinement == UfuncRefinement::kNone || inputs.size() != 2)
-    return kernels::Ufunc::call(inputs, std::move(outputs), dtype, casting);
+void BuiltinUfunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, std::optional<Dtype> dtype,
+                             Casting casting) const {
+  auto plain = [&](const kernels::Ufunc& u, const UfuncOperand* ops) {
+    u.kernels::Ufunc::call_into(ops, n_inputs, outputs, dtype, casting);
+  };
+  if (row_.refinement == UfuncRefinement::kNone || n_inputs != 2) return plain(*this, inputs);
   switch (row_.refinement) {
     case UfuncRefinement::kPower:
       check_power(inputs, dtype);
@@ -111,10 +115,10 @@ std::vector<Array> BuiltinUfunc::call(const std::vector<UfuncOperand>& inputs, s
         Dtype range = arr.array.dtype() == Dtype::kBool ? Dtype::kInt64 : arr.array.dtype();
         bool above;
         if (!int_fits(sc.scalar, range, &above)) {
-          std::vector<UfuncOperand> ops = inputs;
+          UfuncOperand ops[2] = {inputs[0], inputs[1]};
           ops[1 - i].scalar.kind = WeakScalar::kFloat;
           ops[1 - i].scalar.c = ops[1 - i].scalar.f;
-          return kernels::Ufunc::call(ops, std::move(outputs), dtype, casting);
+          return plain(*this, ops);
         }
       }
       break;
@@ -123,9 +127,9 @@ std::vector<Array> BuiltinUfunc::call(const std::vector<UfuncOperand>& inputs, s
       if (x.is_scalar && y.is_scalar) {
         // Two Python scalars compare in their default types.
         Device& dev = current_device();
-        std::vector<UfuncOperand> ops{strong_scalar(x.scalar, default_dtype(x.scalar.kind), dev),
-                                      strong_scalar(y.scalar, default_dtype(y.scalar.kind), dev)};
-        return kernels::Ufunc::call(ops, std::move(outputs), dtype, casting);
+        const UfuncOperand ops[2] = {strong_scalar(x.scalar, default_dtype(x.scalar.kind), dev),
+                                     strong_scalar(y.scalar, default_dtype(y.scalar.kind), dev)};
+        return plain(*this, ops);
       }
       if (x.is_scalar == y.is_scalar) break;
       const bool scalar_first = x.is_scalar;
@@ -143,16 +147,15 @@ std::vector<Array> BuiltinUfunc::call(const std::vector<UfuncOperand>& inputs, s
                           : n == "less_equal" ? l <= r : n == "greater" ? l > r : l >= r;
           static const BuiltinUfunc& eq = builtin_ufunc("equal");
           static const BuiltinUfunc& ne = builtin_ufunc("not_equal");
-          std::vector<UfuncOperand> ops{arr.array, arr.array};
-          return (constant ? eq : ne).kernels::Ufunc::call(ops, std::move(outputs), dtype, casting);
+          const UfuncOperand ops[2] = {arr.array, arr.array};
+          return plain(constant ? eq : ne, ops);
         }
       } else if (sc.scalar.kind == WeakScalar::kFloat || sc.scalar.kind == WeakScalar::kComplex) {
         // A Python float or complex against integers compares in float64/complex128.
         Dtype d = sc.scalar.kind == WeakScalar::kFloat ? Dtype::kFloat64 : Dtype::kComplex128;
         Array s = strong_scalar(sc.scalar, d, arr.array.device());
-        std::vector<UfuncOperand> ops = scalar_first ? std::vector<UfuncOperand>{s, arr.array}
-                                                     : std::vector<UfuncOperand>{arr.array, s};
-        return kernels::Ufunc::call(ops, std::move(outputs), dtype, casting);
+        const UfuncOperand ops[2] = {scalar_first ? UfuncOperand(s) : arr, scalar_first ? arr : UfuncOperand(s)};
+        return plain(*this, ops);
       }
       break;
     }
@@ -163,7 +166,8 @@ std::vector<Array> BuiltinUfunc::call(const std::vector<UfuncOperand>& inputs, s
       if (dtype) break;
       std::vector<Dtype> strong;
       std::vector<WeakScalar> weak;
-      for (const UfuncOperand& op : inputs) {
+      for (int i = 0; i < n_inputs; ++i) {
+        const UfuncOperand& op = inputs[i];
         if (op.is_scalar) weak.push_back(op.scalar.kind);
         else strong.push_back(op.array.dtype());
       }
@@ -187,7 +191,7 @@ std::vector<Array> BuiltinUfunc::call(const std::vector<UfuncOperand>& inputs, s
     case UfuncRefinement::kNone:
       break;
   }
-  return kernels::Ufunc::call(inputs, std::move(outputs), dtype, casting);
+  plain(*this, inputs);
 }
 
 }  // namespace kumo

@@ -48,8 +48,8 @@ class BuiltinUfunc : public kernels::Ufunc {
   explicit BuiltinUfunc(const UfuncRow& row);
   const UfuncRow& row() const { return row_; }
   // The plain call with the row's refinement applied first.
-  std::vector<Array> call(const std::vector<kernels::UfuncOperand>& inputs, std::vector<Array> outputs,
-                          std::optional<Dtype> dtype, Casting casting) const override;
+  void call_into(const kernels::UfuncOperand* inputs, int n_inputs, Array* outputs, std::optional<Dtype> dtype,
+                 Casting casting) const override;
 
  private:
   const UfuncRow& row_;
