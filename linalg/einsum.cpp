@@ -253,9 +253,20 @@ SizeMap label_sizes(const std::vector<Collapsed>& ops, const std::vector<Shape>&
 // ---------------------------------------------------------------------------------- path search
 // numpy.einsum_path's cost model and its greedy and optimal searches, over
 // the sets of labels of the operands.
+// Costs of huge contractions saturate rather than wrap (NumPy's are
+// unbounded Python ints); every realistic one is exact.
+int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<int64_t>::max() : r;
+}
+int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? std::numeric_limits<int64_t>::max() : r;
+}
+
 int64_t size_of(const LabelSet& s, const SizeMap& sizes) {
   int64_t n = 1;
-  for (int l : s) n *= sizes.at(l);
+  for (int l : s) n = sat_mul(n, sizes.at(l));
   return n;
 }
 
@@ -263,7 +274,7 @@ int64_t size_of(const LabelSet& s, const SizeMap& sizes) {
 // one more per element when some label is summed away.
 int64_t flop_count(const LabelSet& all, bool summed, size_t num_terms, const SizeMap& sizes) {
   int64_t factor = std::max<int64_t>(1, static_cast<int64_t>(num_terms) - 1) + (summed ? 1 : 0);
-  return size_of(all, sizes) * factor;
+  return sat_mul(size_of(all, sizes), factor);
 }
 
 struct Contraction {
@@ -330,9 +341,9 @@ Path greedy_path(std::vector<LabelSet> sets, const LabelSet& output, const SizeM
     Contraction c = find_contraction({pos.first, pos.second}, sets, output);
     const int64_t new_size = size_of(c.result, sizes);
     if (new_size > memory_limit) return std::nullopt;
-    const int64_t removed = size_of(sets[pos.first], sizes) + size_of(sets[pos.second], sizes) - new_size;
+    const int64_t removed = sat_add(size_of(sets[pos.first], sizes), size_of(sets[pos.second], sizes)) - new_size;
     const int64_t cost = flop_count(c.all, !c.removed.empty(), 2, sizes);
-    if (path_cost + cost > naive_cost) return std::nullopt;
+    if (sat_add(path_cost, cost) > naive_cost) return std::nullopt;
     return Candidate{-removed, cost, pos, std::move(c.remaining)};
   };
   std::vector<std::pair<int64_t, int64_t>> fresh = all_pairs(sets.size());
@@ -374,7 +385,7 @@ Path greedy_path(std::vector<LabelSet> sets, const LabelSet& output, const SizeM
     fresh.clear();
     for (size_t i = 0; i + 1 < sets.size(); ++i) fresh.emplace_back(i, sets.size() - 1);
     path.push_back({chosen.pos.first, chosen.pos.second});
-    path_cost += chosen.cost;
+    path_cost = sat_add(path_cost, chosen.cost);
   }
   return path;
 }
@@ -403,7 +414,7 @@ Path optimal_path(const std::vector<LabelSet>& sets, const LabelSet& output, con
       for (auto pos : all_pairs(n - iteration)) {
         Contraction c = find_contraction({pos.first, pos.second}, p.remaining, output);
         if (size_of(c.result, sizes) > memory_limit) continue;
-        Partial q{p.cost + flop_count(c.all, !c.removed.empty(), 2, sizes), p.path, std::move(c.remaining)};
+        Partial q{sat_add(p.cost, flop_count(c.all, !c.removed.empty(), 2, sizes)), p.path, std::move(c.remaining)};
         q.path.push_back({pos.first, pos.second});
         next.push_back(std::move(q));
       }
@@ -441,7 +452,7 @@ Plan make_plan(const Parsed& p, const SizeMap& sizes, const EinsumOptimize& opti
   int64_t max_size = size_of(output, sizes);
   for (const Labels& ls : p.inputs) {
     int64_t s = 1;
-    for (int l : ls) s *= sizes.at(l);
+    for (int l : ls) s = sat_mul(s, sizes.at(l));
     max_size = std::max(max_size, s);
   }
 
@@ -523,7 +534,8 @@ Plan make_plan(const Parsed& p, const SizeMap& sizes, const EinsumOptimize& opti
     all_inputs += (k ? "," : "") + term(p.inputs[k]);
   }
   const int64_t naive = flop_count(indices, set_sizes > indices.size(), n, sizes);
-  const int64_t optimized = std::accumulate(costs.begin(), costs.end(), int64_t{0}) + 1;
+  int64_t optimized = 1;
+  for (int64_t c : costs) optimized = sat_add(optimized, c);
   const int64_t max_scale = scales.empty() ? 0 : *std::max_element(scales.begin(), scales.end());
   const int64_t largest = result_sizes.empty() ? 0 : *std::max_element(result_sizes.begin(), result_sizes.end());
   std::string r = "  Complete contraction:  " + all_inputs + "->" + out_str + "\n";
@@ -773,9 +785,9 @@ Array einsum(std::string_view subscripts, const std::vector<Array>& operands, co
   }
 
   if (work.size() == 1 && !out.defined() && work[0].x.dtype() == res_dt &&
-      LabelSet(work[0].labels.begin(), work[0].labels.end()) == LabelSet(output.begin(), output.end()) &&
-      (options.order() == Order::kK || options.order() == Order::kA)) {
-    // Only relabelled: NumPy returns a view, writeable as the operand is.
+      LabelSet(work[0].labels.begin(), work[0].labels.end()) == LabelSet(output.begin(), output.end())) {
+    // Only relabelled: NumPy returns a view (whatever order= says), writeable
+    // as the operand is.
     Array view = transposed_to(work[0].x, work[0].labels, output);
     view.set_writeable(operands[0].writeable());
     return view;

@@ -229,3 +229,21 @@ TEST(RoutinesEinsum, GreedyAndOptimalPaths) {
   EXPECT_EQ(einsum_path("ij,jk,kl", std::vector<Shape>{{2, 3}, {3, 4}, {4, 5}}, EinsumOptimize::none()).path,
             (std::vector<std::vector<int64_t>>{{0, 1, 2}}));
 }
+
+TEST(RoutinesEinsum, HugeCostsDoNotOverflow) {
+  // 24 labels of length 10000: sizes far beyond int64; the search still ends.
+  std::string a, b;
+  Shape sa, sb;
+  for (int i = 0; i < 12; ++i) {
+    a += static_cast<char>('a' + i);
+    b += static_cast<char>('A' + i);
+    sa.push_back(10000);
+    sb.push_back(10000);
+  }
+  EinsumPath p = einsum_path(a + "," + b + "," + a + b + "->", std::vector<Shape>{sa, sb, [&] {
+                               Shape s = sa;
+                               for (int64_t v : sb) s.push_back(v);
+                               return s;
+                             }()});
+  EXPECT_FALSE(p.path.empty());
+}

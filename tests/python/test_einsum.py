@@ -470,3 +470,11 @@ def test_einsum_more_errors(subscripts, shapes, match):
         numpy.einsum(subscripts, *ns)
     with pytest.raises(ValueError, match=match):
         kumo.einsum(subscripts, *[kumo.asarray(x) for x in ns])
+
+
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+def test_einsum_single_operand_view_whatever_order(order):
+    na, ka = numpy.ones((3, 4)), kumo.ones((3, 4))
+    numpy.einsum("ij->ji", na, order=order)[...] = 2
+    kumo.einsum("ij->ji", ka, order=order)[...] = 2
+    check(ka, na)
