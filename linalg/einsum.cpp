@@ -440,6 +440,11 @@ std::string format(const char* fmt, double v) {
   return buf;
 }
 
+// printf's %Ns for strings of any length.
+std::string right(const std::string& s, size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
 Plan make_plan(const Parsed& p, const SizeMap& sizes, const EinsumOptimize& optimize, bool want_report) {
   std::vector<LabelSet> sets;
   LabelSet indices;
@@ -517,10 +522,8 @@ Plan make_plan(const Parsed& p, const SizeMap& sizes, const EinsumOptimize& opti
     inputs.push_back(result);
     std::string remaining;
     for (size_t i = 0; i < inputs.size(); ++i) remaining += (i ? "," : "") + inputs[i];
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "\n%4d    %24s %40s", static_cast<int>(scales.back()),
-                  (current + "->" + result).c_str(), (remaining + "->" + out_str).c_str());
-    lines.push_back(buf);
+    lines.push_back("\n" + right(std::to_string(scales.back()), 4) + "    " + right(current + "->" + result, 24) + " " +
+                    right(remaining + "->" + out_str, 40));
   }
   if (sets.size() != 1)
     throw RuntimeError("Invalid einsum_path is specified: " + std::to_string(sets.size() - 1) +
@@ -546,9 +549,7 @@ Plan make_plan(const Parsed& p, const SizeMap& sizes, const EinsumOptimize& opti
   r += "   Theoretical speedup:  " + format("%3.3f", static_cast<double>(naive) / static_cast<double>(optimized)) + "\n";
   r += "  Largest intermediate:  " + format("%.3e", static_cast<double>(largest)) + " elements\n";
   r += std::string(74, '-') + "\n";
-  char header[128];
-  std::snprintf(header, sizeof header, "%6s %24s %40s\n", "scaling", "current", "remaining");
-  r += header + std::string(74, '-');
+  r += right("scaling", 6) + " " + right("current", 24) + " " + right("remaining", 40) + "\n" + std::string(74, '-');
   for (const std::string& line : lines) r += line;
   plan.report = std::move(r);
   return plan;
