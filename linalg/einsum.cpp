@@ -81,15 +81,10 @@ Parsed parse(std::string_view subscripts, const std::vector<int>& ndims) {
   std::string s;
   for (char c : subscripts)
     if (c != ' ') s += c;
-  std::string in = s, out;
-  const size_t arrow = s.find("->");
-  const bool explicit_out = arrow != std::string::npos;
-  if (explicit_out) {
-    in = s.substr(0, arrow);
-    out = s.substr(arrow + 2);
-  }
-  if (in.find('-') != std::string::npos || (explicit_out && in.find('>') != std::string::npos))
-    throw ValueError("einstein sum subscript string does not contain proper '->' output specified");
+  // The inputs end at the first '-', which must start the "->".
+  const size_t dash = s.find('-');
+  const bool explicit_out = dash != std::string::npos;
+  const std::string in = s.substr(0, dash);
 
   std::vector<std::string_view> terms;
   for (size_t start = 0;;) {
@@ -99,13 +94,14 @@ Parsed parse(std::string_view subscripts, const std::vector<int>& ndims) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (terms.size() > ndims.size())
-    throw ValueError("fewer operands provided to einstein sum function than specified in the subscripts string");
-  if (terms.size() < ndims.size())
-    throw ValueError("more operands provided to einstein sum function than specified in the subscripts string");
-
+  // Terms are checked left to right, each before the count reaches it, so
+  // the first mistake in the string is the one reported, as in NumPy.
   Parsed p;
-  for (size_t k = 0; k < terms.size(); ++k) {
+  for (size_t k = 0; k < ndims.size(); ++k) {
+    if (k + 1 < ndims.size() && k + 1 == terms.size())
+      throw ValueError("more operands provided to einstein sum function than specified in the subscripts string");
+    if (k + 1 == ndims.size() && terms.size() > ndims.size())
+      throw ValueError("fewer operands provided to einstein sum function than specified in the subscripts string");
     int at;
     Labels letters = parse_term(terms[k], "operand " + std::to_string(k), &at);
     const int nd = ndims[k], extra = nd - static_cast<int>(letters.size());
@@ -126,6 +122,10 @@ Parsed parse(std::string_view subscripts, const std::vector<int>& ndims) {
     p.inputs.push_back(full);
     p.n_ellipsis = std::max(p.n_ellipsis, extra);
   }
+
+  if (explicit_out && (dash + 1 >= s.size() || s[dash + 1] != '>'))
+    throw ValueError("einstein sum subscript string does not contain proper '->' output specified");
+  const std::string out = explicit_out ? s.substr(dash + 2) : std::string();
 
   std::map<int, int> counts;
   for (const Labels& ls : p.inputs)
