@@ -23,6 +23,7 @@
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
 #include "kernels/copy.h"
+#include "linalg/einsum.h"
 #include "linalg/linalg_backend.h"
 #include "linalg/linalg.h"
 #include "linalg/products.h"
@@ -338,6 +339,40 @@ void bind_linalg(py::module_& parent) {
   m.def("tensordot", [](const Array& a, const Array& b, const std::vector<int64_t>& axes_a,
                         const std::vector<int64_t>& axes_b) { return kumo::tensordot(a, b, axes_a, axes_b); },
         Release());
+  // numpy.einsum / numpy.einsum_path (linalg/einsum.h). Python turns the
+  // sublist form into subscripts and optimize= into (kind, path, limit):
+  // kind is "none", "greedy", "optimal" or "path".
+  auto einsum_optimize = [](const std::string& kind, const std::vector<std::vector<int64_t>>& path,
+                            std::optional<int64_t> memory_limit) {
+    if (kind == "none") return EinsumOptimize::none();
+    if (kind == "path") return EinsumOptimize::path(path);
+    return EinsumOptimize::from_name(kind, memory_limit);
+  };
+  m.def("einsum", [einsum_optimize](const std::string& subscripts, const std::vector<Array>& operands,
+                                    std::optional<Array> out, py::object dtype, py::object order,
+                                    const std::string& casting, const std::string& optimize,
+                                    const std::vector<std::vector<int64_t>>& path,
+                                    std::optional<int64_t> memory_limit) {
+    EinsumOptions o;
+    if (out) o.out(*out);
+    if (auto d = to_dtype(dtype)) o.dtype(*d);
+    o.order(to_order(order));
+    o.casting(casting_from_name(casting));
+    o.optimize(einsum_optimize(optimize, path, memory_limit));
+    py::gil_scoped_release release;
+    return kumo::einsum(subscripts, operands, o);
+  }, py::arg("subscripts"), py::arg("operands"), py::arg("out") = py::none(), py::arg("dtype") = py::none(),
+        py::arg("order") = "K", py::arg("casting") = "safe", py::arg("optimize") = "none",
+        py::arg("path") = std::vector<std::vector<int64_t>>(), py::arg("memory_limit") = py::none());
+  m.def("einsum_path", [einsum_optimize](const std::string& subscripts, const std::vector<std::vector<int64_t>>& shapes,
+                                         const std::string& optimize, const std::vector<std::vector<int64_t>>& path,
+                                         std::optional<int64_t> memory_limit) {
+    std::vector<Shape> s;
+    for (const auto& v : shapes) s.push_back(Shape(v));
+    EinsumPath r = kumo::einsum_path(subscripts, s, einsum_optimize(optimize, path, memory_limit));
+    return std::make_pair(r.path, r.report);
+  }, py::arg("subscripts"), py::arg("shapes"), py::arg("optimize") = "greedy",
+        py::arg("path") = std::vector<std::vector<int64_t>>(), py::arg("memory_limit") = py::none());
   // numpy.linalg's routines (linalg/linalg.h); Python wraps the results in
   // NumPy's namedtuples.
   m.def("solve", [](const Array& a, const Array& b) { return linalg::solve(a, b); }, Release());

@@ -16,6 +16,7 @@
 #include "core/shape.h"
 
 #include "linalg/linalg.h"
+#include "linalg/einsum.h"
 #include "linalg/products.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"

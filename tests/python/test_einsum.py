@@ -308,3 +308,173 @@ def test_einsum_cuda(dtype):
         assert r._is_cuda
         got = r.get()
     check(kumo.asarray(got), numpy.einsum("bij,bjk,kl->bil", *ns))
+
+
+# ---------------------------------------------------------------- against numpy.einsum: dtypes x layouts
+SWEEP_DTYPES = [numpy.bool_, numpy.int32, numpy.int64, numpy.float32, numpy.float64, numpy.complex128]
+SWEEP_CASES = [
+    ("ij,jk->ik", [(3, 4), (4, 2)]),
+    ("bij,bkj->bki", [(2, 3, 4), (2, 5, 4)]),
+    ("ii->i", [(3, 3)]),
+    ("ii", [(3, 3)]),
+    ("ijk->", [(2, 3, 4)]),
+    ("i,j->ij", [(3,), (2,)]),
+    ("ij,ij->i", [(3, 4), (3, 4)]),
+    ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
+    (",->", [(), ()]),
+    ("i,->i", [(3,), ()]),
+    ("ij,jk->ik", [(0, 3), (3, 2)]),
+    ("ij,jk->ik", [(2, 0), (0, 3)]),
+    ("ij->j", [(0, 3)]),
+    ("...ij,...jk", [(2, 1, 3, 4), (5, 4, 2)]),
+    ("...i,...i->...", [(2, 3), (1, 3)]),
+    ("i...", [(3, 2, 4)]),
+]
+
+
+@pytest.mark.parametrize("dtype", SWEEP_DTYPES, ids=lambda d: numpy.dtype(d).name)
+@pytest.mark.parametrize("subscripts,shapes", SWEEP_CASES, ids=["%s-%d" % (c[0], i) for i, c in enumerate(SWEEP_CASES)])
+def test_einsum_matches_numpy_over_dtypes(subscripts, shapes, dtype):
+    ns, ks = _operands(shapes, dtype)
+    check(kumo.einsum(subscripts, *ks), numpy.asarray(numpy.einsum(subscripts, *ns)))
+
+
+VIEWS = {
+    "transposed": lambda x: x.T,
+    "reversed": lambda x: x[::-1, ::-1],
+    "stepped": lambda x: x[::2, 1::2],
+    "reversed-transposed": lambda x: x[::-1].T,
+}
+
+
+@pytest.mark.parametrize("dtype", SWEEP_DTYPES, ids=lambda d: numpy.dtype(d).name)
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_einsum_strided_views_match_numpy(view, dtype):
+    base_a, base_b = values((6, 8), dtype, 1), values((8, 6), dtype, 2)
+    na, nb = VIEWS[view](base_a), VIEWS[view](base_b)
+    ka, kb = VIEWS[view](kumo.asarray(base_a)), VIEWS[view](kumo.asarray(base_b))
+    sub = "ij,jk->ki" if na.shape[1] == nb.shape[0] else "ij,kj->ik"
+    check(kumo.einsum(sub, ka, kb), numpy.einsum(sub, na, nb))
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_einsum_strided_view_trace(view):
+    base = values((6, 6), numpy.float64, 3)
+    check(kumo.einsum("ii", VIEWS[view](kumo.asarray(base))), numpy.einsum("ii", VIEWS[view](base)))
+
+
+@pytest.mark.parametrize("optimize", [False, True, "greedy", "optimal", ("greedy", 10 ** 6),
+                                      ["einsum_path", (0, 2), (0, 1)]], ids=str)
+def test_einsum_optimize_forms(optimize):
+    ns, ks = _operands([(3, 4), (4, 5), (5, 2)], numpy.complex128)
+    check(kumo.einsum("ij,jk,kl->li", *ks, optimize=optimize),
+          numpy.einsum("ij,jk,kl->li", *ns, optimize=optimize))
+
+
+def test_einsum_optimize_not_understood():
+    ks = [kumo.ones((2, 3)), kumo.ones((3, 4))]
+    with pytest.raises(TypeError):
+        kumo.einsum("ij,jk", *ks, optimize=3.5)
+
+
+def test_einsum_explicit_path_incomplete():
+    ks = [kumo.ones((2, 3)), kumo.ones((3, 4)), kumo.ones((4, 2))]
+    with pytest.raises(RuntimeError, match="more operands has to be contracted"):
+        kumo.einsum("ij,jk,kl", *ks, optimize=["einsum_path", (0, 1)])
+
+
+PATH_CASES = [
+    ("ij,jk,kl->il", [(3, 2), (2, 4), (4, 5)]),
+    ("ij,jk,kl,lm->im", [(10, 2), (2, 30), (30, 3), (3, 4)]),
+    ("ea,fb,abcd,gc,hd->efgh", [(10, 4), (10, 4), (4, 4, 4, 4), (10, 4), (10, 4)]),
+    ("abc,cd,db->a", [(2, 3, 4), (4, 5), (5, 3)]),
+    ("ab,bc,cd,de,ef->af", [(8, 3), (3, 9), (9, 2), (2, 7), (7, 4)]),
+    ("i,i,i->", [(5,), (5,), (5,)]),
+    ("ij,jk", [(2, 3), (3, 4)]),
+    ("ij,ij,ij->ij", [(3, 4), (3, 4), (3, 4)]),
+]
+
+
+@pytest.mark.parametrize("optimize", ["greedy", "optimal", False])
+@pytest.mark.parametrize("subscripts,shapes", PATH_CASES, ids=[c[0] for c in PATH_CASES])
+def test_einsum_path_and_report_match_numpy(subscripts, shapes, optimize):
+    ns, ks = _operands(shapes, numpy.float64)
+    got = kumo.einsum_path(subscripts, *ks, optimize=optimize)
+    want = numpy.einsum_path(subscripts, *ns, optimize=optimize)
+    assert got[0] == want[0]
+    assert got[1] == want[1]
+
+
+@pytest.mark.parametrize("subscripts,shapes", PATH_CASES, ids=[c[0] for c in PATH_CASES])
+def test_einsum_path_memory_limit_matches_numpy(subscripts, shapes):
+    ns, ks = _operands(shapes, numpy.float64)
+    assert kumo.einsum_path(subscripts, *ks, optimize=("greedy", 30))[0] == \
+        numpy.einsum_path(subscripts, *ns, optimize=("greedy", 30))[0]
+
+
+def test_einsum_path_ellipsis_path_matches_numpy():
+    # The report names ellipsis axes with letters NumPy picks from a set, so
+    # only the path is compared.
+    ns, ks = _operands([(2, 3, 4), (2, 4, 5), (5, 6)], numpy.float64)
+    assert kumo.einsum_path("...ij,...jk,kl", *ks)[0] == numpy.einsum_path("...ij,...jk,kl", *ns)[0]
+
+
+def test_einsum_single_operand_view_follows_readonly():
+    v = kumo.broadcast_to(kumo.asarray(numpy.arange(3.0)), (3, 3))
+    with pytest.raises(ValueError):
+        kumo.einsum("ij->ji", v)[...] = 1
+
+
+@pytest.mark.parametrize("order,flag", [("C", "C_CONTIGUOUS"), ("F", "F_CONTIGUOUS")])
+def test_einsum_order(order, flag):
+    ns, ks = _operands([(3, 4), (4, 5)], numpy.float64)
+    got = kumo.asnumpy(kumo.einsum("ij,jk->ki", *ks, order=order))
+    assert numpy.einsum("ij,jk->ki", *ns, order=order).flags[flag]
+    assert kumo.einsum("ij,jk->ki", *ks, order=order).flags[flag]
+    numpy.testing.assert_allclose(got, numpy.einsum("ij,jk->ki", *ns))
+
+
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.complex128])
+def test_einsum_dtype_and_casting_match_numpy(dtype):
+    ns, ks = _operands([(3, 4), (4, 2)], numpy.int16)
+    check(kumo.einsum("ij,jk", *ks, dtype=dtype), numpy.einsum("ij,jk", *ns, dtype=dtype))
+
+
+@pytest.mark.parametrize("subscripts,shapes", [
+    ("ij,jk->ik", [(2, 3), (3, 4)]),
+    ("ii", [(3, 3)]),
+])
+def test_einsum_casting_no_refuses_promotion(subscripts, shapes):
+    ns = [numpy.ones(s, dtype=numpy.float32 if i else numpy.float64) for i, s in enumerate(shapes)]
+    ks = [kumo.asarray(x) for x in ns]
+    if len(ns) > 1:
+        with pytest.raises(TypeError):
+            numpy.einsum(subscripts, *ns, casting="no")
+        with pytest.raises(TypeError):
+            kumo.einsum(subscripts, *ks, casting="no")
+    else:
+        check(kumo.einsum(subscripts, *ks, casting="no"), numpy.einsum(subscripts, *ns, casting="no"))
+
+
+@pytest.mark.parametrize("subscripts,shapes,match", [
+    ("...i...", [(3,)], "not part of an ellipsis"),
+    ("i->...i...", [(3,)], "in the output"),
+    ("i-i", [(3,)], "proper '->'"),
+    ("ij->i", [()], "too many subscripts for operand 0"),
+    ("ab,b->a", [(2, 3), (4,)], "could not be broadcast"),
+    ("ii->ii", [(3, 3)], "multiple times"),
+])
+def test_einsum_more_errors(subscripts, shapes, match):
+    ns = [numpy.ones(s) for s in shapes]
+    with pytest.raises(ValueError):
+        numpy.einsum(subscripts, *ns)
+    with pytest.raises(ValueError, match=match):
+        kumo.einsum(subscripts, *[kumo.asarray(x) for x in ns])
+
+
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+def test_einsum_single_operand_view_whatever_order(order):
+    na, ka = numpy.ones((3, 4)), kumo.ones((3, 4))
+    numpy.einsum("ij->ji", na, order=order)[...] = 2
+    kumo.einsum("ij->ji", ka, order=order)[...] = 2
+    check(ka, na)
