@@ -82,11 +82,10 @@ def einsum(*operands, out=None, optimize=False, dtype=None, order="K", casting="
     return res if out is None else out  # the caller's object, as NumPy returns it
 
 
-def einsum_path(*operands, optimize="greedy", einsum_call=False):
+def einsum_path(*operands, optimize="greedy"):
     """numpy.einsum_path: (['einsum_path', *steps], printable report). The
-    plan only depends on the operands' shapes."""
-    if einsum_call:
-        raise NotImplementedError("einsum_path(einsum_call=True) is NumPy's internal interface")
+    plan only depends on the operands' shapes. (NumPy's internal
+    einsum_call= keyword is not accepted.)"""
     subscripts, ops = _split_operands(operands)
     if not isinstance(subscripts, str):
         raise TypeError("einsum subscripts must be a string")
