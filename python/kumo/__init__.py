@@ -106,3 +106,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     if equal_nan:
         res = logical_or(res, logical_and(isnan(a), isnan(b)))
     return res
+
+
+# Last: ndarray and the ufunc type are complete, so the C++ operator and
+# ufunc-call slots can replace the generic ones (see bindings/fast_paths.cpp).
+_core._install_fast_paths(ndarray, type(add))
