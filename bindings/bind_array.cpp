@@ -85,6 +85,15 @@ std::vector<IndexItem> parse_index(py::handle key) {
   return items;
 }
 
+}  // namespace
+
+py::object array_getitem(py::handle self, py::handle key) {
+  const Array& a = py::cast<const Array&>(self);
+  return wrap_array(a.index(parse_index(key)), self);
+}
+
+namespace {
+
 void assign(const Array& dst, py::handle value) {
   if (!dst.writeable()) throw ValueError("assignment destination is read-only");
   if (is_python_scalar(value)) {
@@ -136,8 +145,8 @@ void bind_array(py::module_& m) {
       .def_property_readonly("_c_contiguous", &Array::c_contiguous)
       .def_property_readonly("_f_contiguous", &Array::f_contiguous)
       .def_property("_writeable", &Array::writeable, &Array::set_writeable)
-      .def_property_readonly("_owndata", [](py::handle self) { return py::getattr(self, "_kumo_base", py::none()).is_none(); })
-      .def_property_readonly("base", [](py::handle self) { return py::getattr(self, "_kumo_base", py::none()); })
+      .def_property_readonly("_owndata", [](py::handle self) { return view_base(self).is_none(); })
+      .def_property_readonly("base", [](py::handle self) { return view_base(self); })
       .def_property_readonly("_ptr", [](const Array& a) { return reinterpret_cast<uintptr_t>(a.data()); })
       .def_property_readonly("_device_name", [](const Array& a) { return a.device().name(); })
       .def_property_readonly("_device_index", [](const Array& a) { return a.device().index(); })
@@ -148,10 +157,7 @@ void bind_array(py::module_& m) {
              if (a.ndim() == 0) throw TypeError("len() of unsized object");
              return a.shape()[0];
            })
-      .def("__getitem__", [](py::handle self, py::handle key) {
-        const Array& a = py::cast<const Array&>(self);
-        return wrap_array(a.index(parse_index(key)), self);
-      })
+      .def("__getitem__", &array_getitem)
       .def("__setitem__", [](py::handle self, py::handle key, py::handle value) {
         // Python ints and bools, and floats into inexact arrays, are stored
         // here; other values take NumPy's conversion rules in Python.

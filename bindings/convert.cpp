@@ -235,13 +235,36 @@ kernels::UfuncOperand to_operand(py::handle obj) {
   return op;
 }
 
+namespace {
+
+// The interned attribute name under which a view keeps its base.
+PyObject* base_attr_name() {
+  static PyObject* name = PyUnicode_InternFromString("_kumo_base");
+  return name;
+}
+
+}  // namespace
+
+py::object view_base(py::handle array) {
+  // Looked up without raising AttributeError when absent: building that
+  // exception costs more than the indexing itself.
+  PyObject* result = nullptr;
+#if PY_VERSION_HEX >= 0x030D0000
+  if (PyObject_GetOptionalAttr(array.ptr(), base_attr_name(), &result) < 0) throw py::error_already_set();
+#else
+  if (_PyObject_LookupAttr(array.ptr(), base_attr_name(), &result) < 0) throw py::error_already_set();
+#endif
+  return result ? py::reinterpret_steal<py::object>(result) : py::none();
+}
+
 py::object wrap_array(const Array& result, py::handle self) {
   py::object obj = py::cast(result);
   if (self && py::isinstance<Array>(self)) {
     const Array& s = py::cast<const Array&>(self);
     if (s.memory() == result.memory() && result.memory()) {
-      py::object base = py::getattr(self, "_kumo_base", py::none());
-      obj.attr("_kumo_base") = base.is_none() ? py::reinterpret_borrow<py::object>(self) : base;
+      py::object base = view_base(self);
+      if (PyObject_SetAttr(obj.ptr(), base_attr_name(), base.is_none() ? self.ptr() : base.ptr()) < 0)
+        throw py::error_already_set();
     }
   }
   return obj;

@@ -45,6 +45,10 @@ Array from_numpy(py::array arr, Device& device);
 
 // Wraps a result: views of `self` get `base` set as NumPy does.
 py::object wrap_array(const Array& result, py::handle self);
+// The array a view was taken from (NumPy's .base), or None.
+py::object view_base(py::handle array);
+// ndarray.__getitem__ (basic and integer indexing in C++).
+py::object array_getitem(py::handle self, py::handle key);
 
 }  // namespace py_bind
 }  // namespace kumo

@@ -55,7 +55,13 @@ bool fast_operand(PyObject* o, UfuncOperand* op) {
 
 // Calls the bound method `name` of `self` with `other` (the complete path).
 PyObject* call_method(PyObject* self, const char* name, PyObject* other) {
-  return PyObject_CallMethod(self, name, "O", other);
+  // (Not PyObject_CallMethod with "O": a tuple argument would be taken as
+  // the whole argument list.)
+  PyObject* method_name = PyUnicode_InternFromString(name);
+  if (!method_name) return nullptr;
+  PyObject* result = PyObject_CallMethodObjArgs(self, method_name, other, nullptr);
+  Py_DECREF(method_name);
+  return result;
 }
 
 // One binary operator: its ufunc and the dunder names of the bound methods.
@@ -185,6 +191,16 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int opid) {
   return call_method(a, op.method, b);
 }
 
+// mp_subscript: ndarray.__getitem__ without the method dispatch.
+PyObject* subscript_slot(PyObject* self, PyObject* key) {
+  try {
+    return array_getitem(self, key).release().ptr();
+  } catch (const py::error_already_set&) {
+  } catch (const std::exception&) {
+  }
+  return call_method(self, "__getitem__", key);
+}
+
 // tp_call of the ufunc type: positional inputs only, no outputs.
 
 PyObject* ufunc_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
@@ -252,6 +268,7 @@ void bind_fast_paths(py::module_& m) {
     nb->nb_inplace_rshift = inplace_slot<kRshift>;
     nb->nb_inplace_power = inplace_power_slot;
     g_ndarray->tp_richcompare = richcompare_slot;
+    if (g_ndarray->tp_as_mapping) g_ndarray->tp_as_mapping->mp_subscript = subscript_slot;
     PyType_Modified(g_ndarray);
 
     auto* ut = reinterpret_cast<PyTypeObject*>(ufunc_type.ptr());

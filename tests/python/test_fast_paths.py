@@ -108,6 +108,11 @@ def test_numpy_array_on_the_left():
     _same(r, x + y)
 
 
+def test_tuple_operand():
+    x, _ = _pair("int64")
+    _same(kumo.asarray(x[:2]) + (1, 2), x[:2] + (1, 2))
+
+
 def test_list_operand():
     x, _ = _pair("int64")
     _same(kumo.asarray(x) + [1, 2, 3, 4, 5, 6], x + [1, 2, 3, 4, 5, 6])
