@@ -422,7 +422,6 @@ ndarray.__cuda_array_interface__ = property(_cuda_array_interface)
 
 # ---- reductions and other methods delegating to module functions ----
 def _install_methods():
-    from kumo import _reductions as r
     from kumo import _searching as s
 
     def m(fn):
@@ -432,9 +431,8 @@ def _install_methods():
         method.__doc__ = fn.__doc__
         return method
 
-    for name in ("sum", "prod", "max", "min", "all", "any", "ptp", "mean", "var", "std", "argmax", "argmin",
-                 "cumsum", "cumprod"):
-        setattr(ndarray, name, m(getattr(r, name)))
+    # sum, prod, max, min, all, any, mean, var, std, argmax, argmin, cumsum
+    # and cumprod are C++ methods (bindings/bind_reduction.cpp).
     ndarray.clip = m(s.clip)
     ndarray.conj = lambda self: uf.conjugate(self)
     ndarray.conjugate = lambda self: uf.conjugate(self)

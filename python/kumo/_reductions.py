@@ -1,7 +1,7 @@
-"""Reductions and statistics (sum, prod, min, max, mean, var, ...): thin
-argument forwarding to the C++ routines (routines/reduction.h), which own
-NumPy's semantics (accumulation dtypes, axes, keepdims/out/where/initial,
-exceptions). Only compositions on no hot path (average, diff) stay here."""
+"""Reductions and statistics (sum, prod, min, max, mean, var, ...): the C++
+routines (routines/reduction.h) bound directly, which own NumPy's semantics
+(accumulation dtypes, axes, keepdims/out/where/initial, exceptions). Only
+compositions on no hot path (average, diff) are Python."""
 import operator
 
 import numpy
@@ -12,6 +12,10 @@ from kumo._creation import asarray, full
 
 from kumo._ufuncs import _NoValue  # one sentinel shared with ufunc.reduce
 ndarray = _core.ndarray
+
+# The reductions themselves are C++ functions (bindings/bind_reduction.cpp)
+# with NumPy's signatures; the ndarray methods of the same names are bound
+# there too.
 
 
 def _initial(initial):
@@ -43,44 +47,36 @@ def ufunc_accumulate(ufunc, array, axis=0, dtype=None, out=None):
     return _core._ufunc_accumulate(ufunc, array, axis, dtype, out)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _core._sum(a, axis, dtype, out, keepdims, _initial(initial), where)
+sum = _core.sum
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _core._prod(a, axis, dtype, out, keepdims, _initial(initial), where)
+prod = _core.prod
 
 
-def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _core._max(a, axis, None, out, keepdims, _initial(initial), where)
+max = _core.max
 
 
-def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _core._min(a, axis, None, out, keepdims, _initial(initial), where)
+min = _core.min
 
 
 amax = max
 amin = min
 
 
-def all(a, axis=None, out=None, keepdims=False, *, where=True):
-    return _core._all(a, axis, None, out, keepdims, None, where)
+all = _core.all
 
 
-def any(a, axis=None, out=None, keepdims=False, *, where=True):
-    return _core._any(a, axis, None, out, keepdims, None, where)
+any = _core.any
 
 
-def ptp(a, axis=None, out=None, keepdims=False):
-    return _core._ptp(a, axis, None, out, keepdims, None, True)
+ptp = _core.ptp
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     return _core._count_nonzero(a, axis, keepdims)
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    return _core._mean(a, axis, dtype, out, keepdims, None, where)
+mean = _core.mean
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
@@ -118,73 +114,56 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     return avg
 
 
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    return _core._var(a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+var = _core.var
 
 
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    return _core._std(a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+std = _core.std
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
-    return _core._argmax(a, axis, out, keepdims)
+argmax = _core.argmax
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
-    return _core._argmin(a, axis, out, keepdims)
+argmin = _core.argmin
 
 
 # ---- NaN-ignoring variants ----
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _core._nansum(a, axis, dtype, out, keepdims, _initial(initial), where)
+nansum = _core.nansum
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _core._nanprod(a, axis, dtype, out, keepdims, _initial(initial), where)
+nanprod = _core.nanprod
 
 
-def nanmax(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _core._nanmax(a, axis, None, out, keepdims, _initial(initial), where)
+nanmax = _core.nanmax
 
 
-def nanmin(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
-    return _core._nanmin(a, axis, None, out, keepdims, _initial(initial), where)
+nanmin = _core.nanmin
 
 
-def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    return _core._nanargmax(a, axis, out, keepdims)
+nanargmax = _core.nanargmax
 
 
-def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    return _core._nanargmin(a, axis, out, keepdims)
+nanargmin = _core.nanargmin
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    return _core._nanmean(a, axis, dtype, out, keepdims, None, where)
+nanmean = _core.nanmean
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    return _core._nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+nanvar = _core.nanvar
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    return _core._nanstd(a, axis, dtype, out, ddof, keepdims, where, mean, correction)
+nanstd = _core.nanstd
 
 
-def cumsum(a, axis=None, dtype=None, out=None):
-    return _core._cumsum(a, axis, dtype, out)
+cumsum = _core.cumsum
 
 
-def cumprod(a, axis=None, dtype=None, out=None):
-    return _core._cumprod(a, axis, dtype, out)
+cumprod = _core.cumprod
 
 
-def nancumsum(a, axis=None, dtype=None, out=None):
-    return _core._nancumsum(a, axis, dtype, out)
+nancumsum = _core.nancumsum
 
 
-def nancumprod(a, axis=None, dtype=None, out=None):
-    return _core._nancumprod(a, axis, dtype, out)
+nancumprod = _core.nancumprod
 
 
 def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):

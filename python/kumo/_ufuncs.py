@@ -5,7 +5,7 @@ import numpy
 from kumo import _core
 from kumo._ufunc_table import ROWS, ALIASES, ERROR, NEG_INF
 
-_NoValue = object()
+_NoValue = _core._NoValue  # NumPy's <no value> default, shared with the C++ reductions
 
 
 class ufunc(_core.ufunc):
