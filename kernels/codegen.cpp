@@ -370,6 +370,11 @@ std::string generate_reduction(const ReductionSpec& spec, const ReductionSignatu
         << "  " << lanes << "(q, s, j0, h, r);\n  " << lanes << "(q2, s, j0 + h, n - h, t);\n"
         << "  for (int m = 0; m < 32; ++m) r[m] = kumo_reduce(r[m], t[m]);\n}\n";
       o << "static _type_reduce " << fn << "(char* const* q, const int64_t* s, int64_t j0, int64_t n) {\n";
+      // A spec may reduce a contiguous run of its one input itself (the
+      // float max/min reductions, whose generic combine is NaN-checked).
+      if (mode == 2 && nin == 1)
+        o << "#ifdef KUMO_CONTIGUOUS_RUN\n  (void)s; (void)j0;\n  return _type_reduce(KUMO_CONTIGUOUS_RUN(reinterpret_cast<const "
+          << atype(0) << "*>(q[0]), n));\n#endif\n";
       o << hoist(mode);
       o << "  if (n < 64) {\n    _type_reduce r = " << map_call("j0", "0", mode)
         << ";\n    for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, " << map_call("j0 + k", "k", mode)
