@@ -175,6 +175,9 @@ template <bool IsMax, class T>
 KUMO_FN int64_t kumo_arg_row(const T* p, int64_t n) { return kumo_arg_pick<IsMax, T>::run(p, n); }
 )";
 
+// Inputs from this size on are split over the threads (the reductions' threshold).
+constexpr int64_t kArgParallelBytes = int64_t(1) << 24;
+
 bool arg_row_dtype(Dtype d) { return d == Dtype::kFloat32 || d == Dtype::kFloat64 || is_int_or_bool(d); }
 
 // Index of the extremum of each row of a C-contiguous 2-D array (int64, one per row).
@@ -185,8 +188,28 @@ Array arg_rows(const Array& x2, bool is_max) {
   static auto spec_min = kernels::ElementwiseSpec::create(
       "kumo_argmin_rows", "raw T x", "int64 y",
       "const int64_t n = x.shape()[1];\ny = kumo_arg_row<false>(x.data() + i * n, n);", kArgRowPreamble);
-  Array y = Array::empty(Shape{x2.shape()[0]}, Dtype::kInt64, x2.device());
-  kernels::call_elementwise(is_max ? *spec_max : *spec_min, {x2}, {y}, {}, x2.shape()[0]);
+  const kernels::ElementwiseSpec& spec = is_max ? *spec_max : *spec_min;
+  const int64_t rows = x2.shape()[0];
+  Array y = Array::empty(Shape{rows}, Dtype::kInt64, x2.device());
+  // The elementwise launcher splits by rows only past tens of thousands of
+  // them; inputs past the last-level cache are split here, one row range
+  // per thread, since memory then serves two cores faster than one.
+  const int64_t threads = host_num_threads();
+  if (x2.device().type() == DeviceType::kCPU && threads > 1 && rows >= 2 &&
+      x2.size() * x2.itemsize() >= kArgParallelBytes) {
+    const int64_t parts = std::min<int64_t>(threads, rows);
+    parallel_for(parts, 1, [&](int64_t b, int64_t e) {
+      for (int64_t p = b; p < e; ++p) {
+        const int64_t r0 = rows * p / parts, r1 = rows * (p + 1) / parts;
+        if (r0 == r1) continue;
+        Array xs = x2.index({IndexItem::slice(r0, r1, 1)});
+        Array ys = y.index({IndexItem::slice(r0, r1, 1)});
+        kernels::call_elementwise(spec, {xs}, {ys}, {}, r1 - r0);
+      }
+    });
+    return y;
+  }
+  kernels::call_elementwise(spec, {x2}, {y}, {}, rows);
   return y;
 }
 
@@ -194,8 +217,7 @@ Array arg_rows(const Array& x2, bool is_max) {
 // long rows (one per thread) whose winners are compared here.
 int64_t flat_arg_contiguous(const Array& x, bool is_max) {
   const int64_t n = x.size();
-  constexpr int64_t kPartBytes = int64_t(1) << 23;
-  const int64_t parts = std::min<int64_t>(host_num_threads(), n * x.itemsize() / kPartBytes);
+  const int64_t parts = n * x.itemsize() >= kArgParallelBytes ? host_num_threads() : 1;
   if (parts <= 1 || x.device().type() != DeviceType::kCPU)
     return arg_rows(x.reshape(Shape{1, n}), is_max).item<int64_t>();
   const int64_t len = n / parts;
