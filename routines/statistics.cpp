@@ -106,10 +106,9 @@ struct kumo_arg_pick {
 // extremum from four vectors of running extrema (a plain compare-select,
 // which is one max instruction), NaN detected by running sums (a NaN makes
 // a sum NaN; so may inf - inf, and then the exact search just finds no
-// NaN). Only a block that beats the best so far is searched again, while
-// it is in L1, for the first position of its extremum, so ties keep the
-// earliest. One pass over memory and about two vector operations per
-// vector of input.
+// NaN). Only the block that held the best last is searched again, for the
+// first position of its extremum, so ties keep the earliest. One pass over
+// memory and about two vector operations per vector of input.
 template <bool IsMax, class T>
 struct kumo_arg_vec {
   typedef T V __attribute__((vector_size(32)));
@@ -132,7 +131,7 @@ struct kumo_arg_vec {
   static int64_t run(const T* p, int64_t n) {
     const int64_t body = n - n % C;
     T best = T();
-    int64_t best_i = -1;
+    int64_t best_b = -1, best_e = -1;
     for (int64_t k = 0; k < body;) {
       const int64_t e = body - k > B ? k + B : body;
       V a0 = load(p + k), a1 = load(p + k + W), a2 = load(p + k + 2 * W), a3 = load(p + k + 3 * W);
@@ -153,12 +152,16 @@ struct kumo_arg_vec {
       const V a = pick(pick(a0, a1), pick(a2, a3));
       T m = a[0];
       for (int w = 1; w < W; ++w) m = kumo_arg_better<IsMax>(a[w], m) ? a[w] : m;
-      if (best_i < 0 || kumo_arg_better<IsMax>(m, best)) {
+      if (best_b < 0 || kumo_arg_better<IsMax>(m, best)) {
         best = m;
-        best_i = k + find(p + k, e - k, m);
+        best_b = k;
+        best_e = e;
       }
       k = e;
     }
+    // Earlier blocks hold only values strictly worse than a later block's
+    // extremum, so the first position of the best is in its block.
+    int64_t best_i = best_b < 0 ? -1 : best_b + find(p + best_b, best_e - best_b, best);
     for (int64_t k = body; k < n; ++k) {
       if (p[k] != p[k]) return k;
       if (best_i < 0 || kumo_arg_better<IsMax>(p[k], best)) { best = p[k]; best_i = k; }
