@@ -132,6 +132,7 @@ struct kumo_arg_vec {
     const int64_t body = n - n % C;
     T best = T();
     int64_t best_b = -1, best_e = -1;
+    V sum = V{};
     for (int64_t k = 0; k < body;) {
       const int64_t e = body - k > B ? k + B : body;
       V a0 = load(p + k), a1 = load(p + k + W), a2 = load(p + k + 2 * W), a3 = load(p + k + 3 * W);
@@ -141,14 +142,7 @@ struct kumo_arg_vec {
         a0 = pick(v0, a0); a1 = pick(v1, a1); a2 = pick(v2, a2); a3 = pick(v3, a3);
         s0 += v0; s1 += v1; s2 += v2; s3 += v3;
       }
-      const V s = (s0 + s1) + (s2 + s3);
-      bool nan = false;
-      for (int w = 0; w < W; ++w) nan |= s[w] != s[w];
-      if (nan) {
-        // No NaN before this block: its first NaN is the answer.
-        for (int64_t j = k; j < e; ++j)
-          if (p[j] != p[j]) return j;
-      }
+      sum += (s0 + s1) + (s2 + s3);
       const V a = pick(pick(a0, a1), pick(a2, a3));
       T m = a[0];
       for (int w = 1; w < W; ++w) m = kumo_arg_better<IsMax>(a[w], m) ? a[w] : m;
@@ -158,6 +152,14 @@ struct kumo_arg_vec {
         best_e = e;
       }
       k = e;
+    }
+    // A NaN anywhere is the answer at its first position (checked once per
+    // row: a NaN sum with no NaN, from inf - inf, just costs this scan).
+    bool nan = false;
+    for (int w = 0; w < W; ++w) nan |= sum[w] != sum[w];
+    if (nan) {
+      for (int64_t j = 0; j < body; ++j)
+        if (p[j] != p[j]) return j;
     }
     // Earlier blocks hold only values strictly worse than a later block's
     // extremum, so the first position of the best is in its block.
