@@ -140,8 +140,11 @@ static T kumo_ext_run(const T* p, int64_t n) {
   struct L { static V at(const T* p) { V v; __builtin_memcpy(&v, p, sizeof(V)); return v; } };
   V a0 = L::at(p), a1 = L::at(p + W), a2 = L::at(p + 2 * W), a3 = L::at(p + 3 * W);
   V s0 = a0, s1 = a1, s2 = a2, s3 = a3;
-  const int64_t body = n - n % C;
-  for (int64_t k = C; k < body; k += C) {
+  // The last chunk ends at n and may overlap the one before it, which
+  // changes neither an extremum nor whether a NaN is seen.
+  const int64_t last = n - C;
+  for (int64_t k = C; k < n; k += C) {
+    if (k > last) k = last;
     const V v0 = L::at(p + k), v1 = L::at(p + k + W), v2 = L::at(p + k + 2 * W), v3 = L::at(p + k + 3 * W);
     a0 = (IsMax ? v0 > a0 : v0 < a0) ? v0 : a0;
     a1 = (IsMax ? v1 > a1 : v1 < a1) ? v1 : a1;
@@ -158,7 +161,6 @@ static T kumo_ext_run(const T* p, int64_t n) {
   a0 = (IsMax ? a2 > a0 : a2 < a0) ? a2 : a0;
   T m = a0[0];
   for (int w = 1; w < W; ++w) m = IsMax ? kumo::maximum(m, a0[w]) : kumo::minimum(m, a0[w]);
-  for (int64_t k = body; k < n; ++k) m = IsMax ? kumo::maximum(m, p[k]) : kumo::minimum(m, p[k]);
   return m;
 }
 #define KUMO_CONTIGUOUS_RUN(p, n) kumo_ext_run<KUMO_EXT_IS_MAX>(p, n)

@@ -129,12 +129,17 @@ struct kumo_arg_vec {
     return k;
   }
   static int64_t run(const T* p, int64_t n) {
+    if (n < C) return kumo_arg_scalar<IsMax>(p, n);
+    // The last C elements form a final block of one chunk that may overlap
+    // the one before: a value in the overlap is no better than that
+    // block's extremum, so the overlap never changes the answer.
     const int64_t body = n - n % C;
     T best = T();
     int64_t best_b = -1, best_e = -1;
     V sum = V{};
-    for (int64_t k = 0; k < body;) {
-      const int64_t e = body - k > B ? k + B : body;
+    for (int64_t k = 0; k < n;) {
+      const int64_t e = k >= body ? n : (body - k > B ? k + B : body);
+      if (k >= body) k = n - C;
       V a0 = load(p + k), a1 = load(p + k + W), a2 = load(p + k + 2 * W), a3 = load(p + k + 3 * W);
       V s0 = a0, s1 = a1, s2 = a2, s3 = a3;
       for (int64_t j = k + C; j < e; j += C) {
@@ -158,17 +163,12 @@ struct kumo_arg_vec {
     bool nan = false;
     for (int w = 0; w < W; ++w) nan |= sum[w] != sum[w];
     if (nan) {
-      for (int64_t j = 0; j < body; ++j)
+      for (int64_t j = 0; j < n; ++j)
         if (p[j] != p[j]) return j;
     }
     // Earlier blocks hold only values strictly worse than a later block's
     // extremum, so the first position of the best is in its block.
-    int64_t best_i = best_b < 0 ? -1 : best_b + find(p + best_b, best_e - best_b, best);
-    for (int64_t k = body; k < n; ++k) {
-      if (p[k] != p[k]) return k;
-      if (best_i < 0 || kumo_arg_better<IsMax>(p[k], best)) { best = p[k]; best_i = k; }
-    }
-    return best_i;
+    return best_b + find(p + best_b, best_e - best_b, best);
   }
 };
 template <bool IsMax, class T>
