@@ -1,5 +1,6 @@
 #include "kernels/codegen.h"
 
+#include <cctype>
 #include <sstream>
 
 #include "core/errors.h"
@@ -371,6 +372,11 @@ std::string generate_reduction(const ReductionSpec& spec, const ReductionSignatu
         << "  " << lanes << "(q, s, j0, h, r);\n  " << lanes << "(q2, s, j0 + h, n - h, t);\n"
         << "  for (int m = 0; m < 32; ++m) r[m] = kumo_reduce(r[m], t[m]);\n}\n";
       o << "static _type_reduce " << fn << "(char* const* q, const int64_t* s, int64_t j0, int64_t n) {\n";
+      // A spec may reduce a contiguous run of its one input itself (the
+      // float max/min reductions, whose generic combine is NaN-checked).
+      if (mode == 2 && nin == 1)
+        o << "#ifdef KUMO_CONTIGUOUS_RUN\n  (void)s; (void)j0;\n  return _type_reduce(KUMO_CONTIGUOUS_RUN(reinterpret_cast<const "
+          << atype(0) << "*>(q[0]), n));\n#endif\n";
       o << hoist(mode);
       o << "  if (n < 64) {\n    _type_reduce r = " << map_call("j0", "0", mode)
         << ";\n    for (int64_t k = 1; k < n; ++k) r = kumo_reduce(r, " << map_call("j0 + k", "k", mode)
@@ -464,12 +470,52 @@ extern "C" void kumo_reduce_columns(const void* _vargs, int64_t ob, int64_t oe) 
     for (int d = 0; d < nd; ++d) idx[d] = 0;
     char* q[KUMO_NIN];
     for (int k = 0; k < KUMO_NIN; ++k) q[k] = A.ptr[k] + blk * A.out_strides[k][0];
-    for (int64_t j = 0; j < A.red_size; ++j) {
+    // Rows of the innermost reduction axis are taken four at a time when
+    // they are there: one load and store of each accumulator per four input
+    // rows instead of per row (the accumulators, not the input, bounded the
+    // loop). The combining order stays sequential: ((acc . r0) . r1) ...
+    int64_t j = 0;
+    const int in = nd - 1;
+    while (j < A.red_size) {
+      int64_t step = 1;
+      char* q1[KUMO_NIN];
+      char* q2[KUMO_NIN];
+      char* q3[KUMO_NIN];
+      (void)q1; (void)q2; (void)q3;
 )KUMO";
-    o << "      if (j == 0) { for (int64_t t = 0; t < m; ++t) acc[t] = " << map_call("j", "t", 2)
-      << "; }\n      else { for (int64_t t = 0; t < m; ++t) acc[t] = kumo_reduce(acc[t], " << map_call("j", "t", 2)
+    auto on = [](std::string s, const std::string& qn) {
+      std::string out;
+      for (size_t p = 0; p < s.size();) {
+        if (s.compare(p, 2, "q[") == 0 && (p == 0 || !(std::isalnum(static_cast<unsigned char>(s[p - 1])) || s[p - 1] == '_'))) {
+          out += qn + "[";
+          p += 2;
+        } else {
+          out += s[p++];
+        }
+      }
+      return out;
+    };
+    o << "      if (j == 0) { for (int64_t t = 0; t < m; ++t) acc[t] = " << map_call("j", "t", 2) << "; }\n"
+      << "      else if (A.red_shape[in] - idx[in] >= 4) {\n"
+      << "        for (int k = 0; k < KUMO_NIN; ++k) {\n"
+      << "          q1[k] = q[k] + A.red_strides[k][in];\n"
+      << "          q2[k] = q1[k] + A.red_strides[k][in];\n"
+      << "          q3[k] = q2[k] + A.red_strides[k][in];\n        }\n"
+      << "        for (int64_t t = 0; t < m; ++t) {\n"
+      << "          _type_reduce v = kumo_reduce(acc[t], " << map_call("j", "t", 2) << ");\n"
+      << "          v = kumo_reduce(v, " << on(map_call("j + 1", "t", 2), "q1") << ");\n"
+      << "          v = kumo_reduce(v, " << on(map_call("j + 2", "t", 2), "q2") << ");\n"
+      << "          acc[t] = kumo_reduce(v, " << on(map_call("j + 3", "t", 2), "q3") << ");\n"
+      << "        }\n        step = 4;\n      }\n"
+      << "      else { for (int64_t t = 0; t < m; ++t) acc[t] = kumo_reduce(acc[t], " << map_call("j", "t", 2)
       << "); }\n";
-    o << R"KUMO(      for (int d = nd - 1; d >= 0; --d) {
+    o << R"KUMO(      j += step;
+      if (step > 1) {
+        // Advance step - 1 rows along the innermost axis (never past its end).
+        for (int k = 0; k < KUMO_NIN; ++k) q[k] += (step - 1) * A.red_strides[k][in];
+        idx[in] += step - 1;
+      }
+      for (int d = nd - 1; d >= 0; --d) {
         for (int k = 0; k < KUMO_NIN; ++k) q[k] += A.red_strides[k][d];
         if (++idx[d] < A.red_shape[d]) break;
         for (int k = 0; k < KUMO_NIN; ++k) q[k] -= A.red_shape[d] * A.red_strides[k][d];

@@ -17,6 +17,13 @@ namespace kernels {
 namespace {
 
 constexpr int64_t kHostGrain = 1 << 15;
+// Below this many input bytes a reduction runs on the calling thread alone.
+// Such inputs sit in the last-level cache, where one core already streams
+// near the cache's bandwidth: a second thread saves little and costs a
+// wake-up and a join, and when the other cores are busy the caller waits
+// for the helper to be scheduled at all (measured: max over 1e6 float64 at
+// twice NumPy's time with two threads on a loaded two-core machine).
+constexpr int64_t kParallelBytes = int64_t(1) << 24;
 constexpr unsigned kCudaBlock = 256;  // the generated kernel's shared arrays hold 256
 
 struct CompiledReduction {
@@ -136,7 +143,11 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
 
   if (device.type() == DeviceType::kCPU) {
     auto ck = lookup(spec, sig, Target::kHost);
-    if (out_size == 1 && red_size >= 2 * kHostGrain && host_num_threads() > 1) {
+    int64_t bytes = 0;
+    for (const Array& a : inputs) bytes += a.itemsize();
+    bytes *= out_size * red_size;
+    const bool parallel = bytes >= kParallelBytes && host_num_threads() > 1;
+    if (out_size == 1 && red_size >= 2 * kHostGrain && parallel) {
       int64_t parts = std::min<int64_t>(host_num_threads(), red_size / kHostGrain);
       int64_t chunk = (red_size + parts - 1) / parts;
       parts = (red_size + chunk - 1) / chunk;
@@ -164,10 +175,11 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
       // One contiguous range of columns per thread: each row is then read
       // as long contiguous segments (short ones defeat the prefetcher),
       // and even ~1000 columns spread over the threads.
-      const int64_t threads = std::max<int64_t>(1, host_num_threads());
+      const int64_t threads = parallel ? std::max<int64_t>(1, host_num_threads()) : 1;
       run_host_range(ck->columns, buf.data(), out_size, std::max<int64_t>(128, (out_size + threads - 1) / threads));
     } else {
-      run_host_range(ck->rows, buf.data(), out_size, std::max<int64_t>(1, kHostGrain / std::max<int64_t>(red_size, 1)));
+      const int64_t grain = parallel ? std::max<int64_t>(1, kHostGrain / std::max<int64_t>(red_size, 1)) : out_size;
+      run_host_range(ck->rows, buf.data(), out_size, grain);
     }
   } else {
     auto ck = lookup(spec, sig, Target::kCuda);

@@ -118,6 +118,68 @@ Array identity_array(const kernels::Ufunc& u, int loop, Device& device) {
   return kernels::call_reduction(u.reduce_spec(loop), {Array::empty(Shape{0}, t, device)}, {}, {0}, false, false)[0];
 }
 
+// max/min of float32/float64: the generic kernel combines with maximum(),
+// whose NaN test doubles the work of each step. This spec computes the same
+// values, but reduces each contiguous run (the whole array, or a row) on
+// the host with vector running extrema (a plain compare-select: one max
+// instruction) and running sums to notice NaN; a NaN sum (a NaN, or
+// inf - inf) sends the run through an exact scan, so NaN still propagates.
+const char* const kExtremumPreamble = R"(
+#if !defined(__CUDACC__)
+template <bool IsMax, class T>
+static T kumo_ext_exact(const T* p, int64_t n) {
+  T m = p[0];
+  for (int64_t k = 1; k < n; ++k) m = IsMax ? kumo::maximum(m, p[k]) : kumo::minimum(m, p[k]);
+  return m;
+}
+template <bool IsMax, class T>
+static T kumo_ext_run(const T* p, int64_t n) {
+  typedef T V __attribute__((vector_size(32)));
+  enum { W = 32 / sizeof(T), C = 4 * W };
+  if (n < 2 * C) return kumo_ext_exact<IsMax>(p, n);
+  struct L { static V at(const T* p) { V v; __builtin_memcpy(&v, p, sizeof(V)); return v; } };
+  V a0 = L::at(p), a1 = L::at(p + W), a2 = L::at(p + 2 * W), a3 = L::at(p + 3 * W);
+  V s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+  // The last chunk ends at n and may overlap the one before it, which
+  // changes neither an extremum nor whether a NaN is seen.
+  const int64_t last = n - C;
+  for (int64_t k = C; k < n; k += C) {
+    if (k > last) k = last;
+    const V v0 = L::at(p + k), v1 = L::at(p + k + W), v2 = L::at(p + k + 2 * W), v3 = L::at(p + k + 3 * W);
+    a0 = (IsMax ? v0 > a0 : v0 < a0) ? v0 : a0;
+    a1 = (IsMax ? v1 > a1 : v1 < a1) ? v1 : a1;
+    a2 = (IsMax ? v2 > a2 : v2 < a2) ? v2 : a2;
+    a3 = (IsMax ? v3 > a3 : v3 < a3) ? v3 : a3;
+    s0 += v0; s1 += v1; s2 += v2; s3 += v3;
+  }
+  const V s = (s0 + s1) + (s2 + s3);
+  bool nan = false;
+  for (int w = 0; w < W; ++w) nan |= s[w] != s[w];
+  if (nan) return kumo_ext_exact<IsMax>(p, n);
+  a0 = (IsMax ? a1 > a0 : a1 < a0) ? a1 : a0;
+  a2 = (IsMax ? a3 > a2 : a3 < a2) ? a3 : a2;
+  a0 = (IsMax ? a2 > a0 : a2 < a0) ? a2 : a0;
+  T m = a0[0];
+  for (int w = 1; w < W; ++w) m = IsMax ? kumo::maximum(m, a0[w]) : kumo::minimum(m, a0[w]);
+  return m;
+}
+#define KUMO_CONTIGUOUS_RUN(p, n) kumo_ext_run<KUMO_EXT_IS_MAX>(p, n)
+#endif
+)";
+
+const kernels::ReductionSpec* extremum_spec(const std::string& name, Dtype loop_dtype) {
+  if (loop_dtype != Dtype::kFloat32 && loop_dtype != Dtype::kFloat64) return nullptr;
+  static auto max_spec = kernels::ReductionSpec::create(
+      "kumo_max_float", "T in0", "T out0", "in0", "kumo::maximum(a, b)", "out0 = a", "", "T",
+      std::string("#define KUMO_EXT_IS_MAX true\n") + kExtremumPreamble);
+  static auto min_spec = kernels::ReductionSpec::create(
+      "kumo_min_float", "T in0", "T out0", "in0", "kumo::minimum(a, b)", "out0 = a", "", "T",
+      std::string("#define KUMO_EXT_IS_MAX false\n") + kExtremumPreamble);
+  if (name == "maximum") return max_spec.get();
+  if (name == "minimum") return min_spec.get();
+  return nullptr;
+}
+
 }  // namespace
 
 Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const ReduceOptions& o) {
@@ -177,7 +239,10 @@ Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const Re
     if (!out.writeable()) throw ValueError("output array is read-only");
     if (out.dtype() == loop_dtype && !o.initial()) outs[0] = out;
   }
-  Array res = kernels::call_reduction(u.reduce_spec(k), {src}, outs, ax64, false, keepdims)[0];
+  const kernels::ReductionSpec* fast = extremum_spec(name, loop_dtype);
+  // The spec's T binds to the input: only when it already has the loop's dtype.
+  if (fast && src.dtype() != loop_dtype) fast = nullptr;
+  Array res = kernels::call_reduction(fast ? *fast : u.reduce_spec(k), {src}, outs, ax64, false, keepdims)[0];
   if (o.initial()) {
     Array init = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
     kernels::call_elementwise(u.loop_spec(k), {res, init}, {res});

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/host/thread_pool.h"
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
 #include "routines/elementwise.h"
@@ -77,6 +78,179 @@ int64_t flat_arg(const Array& x, bool is_max) {
   return best;
 }
 
+// One pass per contiguous row for argmax/argmin of real (non-float16)
+// dtypes. The two reductions used otherwise (extremum, then first index)
+// read the data twice and were twice NumPy's time along rows; compilers do
+// not vectorize a (value, index) reduction with NaN and tie rules written
+// plainly, so the host loop is written with (GCC/Clang) vector types.
+const char* const kArgRowPreamble = R"(
+template <bool IsMax, class T>
+KUMO_FN bool kumo_arg_better(const T& a, const T& b) { return IsMax ? a > b : a < b; }
+// Position of the first extremum of p[0, n) (n >= 1), or of the first NaN.
+template <bool IsMax, class T>
+KUMO_FN int64_t kumo_arg_scalar(const T* p, int64_t n) {
+  int64_t i = 0;
+  if (p[0] != p[0]) return 0;
+  for (int64_t k = 1; k < n; ++k) {
+    if (p[k] != p[k]) return k;
+    if (kumo_arg_better<IsMax>(p[k], p[i])) i = k;
+  }
+  return i;
+}
+template <bool IsMax, class T, int Size = sizeof(T)>
+struct kumo_arg_pick {
+  static KUMO_FN int64_t run(const T* p, int64_t n) { return kumo_arg_scalar<IsMax>(p, n); }
+};
+#if !defined(__CUDACC__)
+// Host, 4- and 8-byte elements. Blocks of up to 256 elements: the block's
+// extremum from four vectors of running extrema (a plain compare-select,
+// which is one max instruction), NaN detected by running sums (a NaN makes
+// a sum NaN; so may inf - inf, and then the exact search just finds no
+// NaN). Only the block that held the best last is searched again, for the
+// first position of its extremum, so ties keep the earliest. One pass over
+// memory and about two vector operations per vector of input.
+template <bool IsMax, class T>
+struct kumo_arg_vec {
+  typedef T V __attribute__((vector_size(32)));
+  enum { W = 32 / sizeof(T), C = 4 * W, B = 256 };
+  static V load(const T* p) { V v; __builtin_memcpy(&v, p, sizeof(V)); return v; }
+  static V pick(const V& v, const V& a) { return (IsMax ? v > a : v < a) ? v : a; }
+  static int64_t find(const T* p, int64_t n, T m) {
+    int64_t k = 0;
+    const V mv = m - V{};
+    for (; k + C <= n; k += C) {
+      const auto eq = (load(p + k) == mv) | (load(p + k + W) == mv) | (load(p + k + 2 * W) == mv) |
+                      (load(p + k + 3 * W) == mv);
+      bool hit = false;
+      for (int w = 0; w < W; ++w) hit |= eq[w] != 0;
+      if (hit) break;
+    }
+    while (p[k] != m) ++k;
+    return k;
+  }
+  static int64_t run(const T* p, int64_t n) {
+    if (n < C) return kumo_arg_scalar<IsMax>(p, n);
+    // The last C elements form a final block of one chunk that may overlap
+    // the one before: a value in the overlap is no better than that
+    // block's extremum, so the overlap never changes the answer.
+    const int64_t body = n - n % C;
+    T best = T();
+    int64_t best_b = -1, best_e = -1;
+    V sum = V{};
+    for (int64_t k = 0; k < n;) {
+      const int64_t e = k >= body ? n : (body - k > B ? k + B : body);
+      if (k >= body) k = n - C;
+      V a0 = load(p + k), a1 = load(p + k + W), a2 = load(p + k + 2 * W), a3 = load(p + k + 3 * W);
+      V s0 = a0, s1 = a1, s2 = a2, s3 = a3;
+      for (int64_t j = k + C; j < e; j += C) {
+        const V v0 = load(p + j), v1 = load(p + j + W), v2 = load(p + j + 2 * W), v3 = load(p + j + 3 * W);
+        a0 = pick(v0, a0); a1 = pick(v1, a1); a2 = pick(v2, a2); a3 = pick(v3, a3);
+        s0 += v0; s1 += v1; s2 += v2; s3 += v3;
+      }
+      sum += (s0 + s1) + (s2 + s3);
+      const V a = pick(pick(a0, a1), pick(a2, a3));
+      T m = a[0];
+      for (int w = 1; w < W; ++w) m = kumo_arg_better<IsMax>(a[w], m) ? a[w] : m;
+      if (best_b < 0 || kumo_arg_better<IsMax>(m, best)) {
+        best = m;
+        best_b = k;
+        best_e = e;
+      }
+      k = e;
+    }
+    // A NaN anywhere is the answer at its first position (checked once per
+    // row: a NaN sum with no NaN, from inf - inf, just costs this scan).
+    bool nan = false;
+    for (int w = 0; w < W; ++w) nan |= sum[w] != sum[w];
+    if (nan) {
+      for (int64_t j = 0; j < n; ++j)
+        if (p[j] != p[j]) return j;
+    }
+    // Earlier blocks hold only values strictly worse than a later block's
+    // extremum, so the first position of the best is in its block.
+    return best_b + find(p + best_b, best_e - best_b, best);
+  }
+};
+template <bool IsMax, class T>
+struct kumo_arg_pick<IsMax, T, 4> : kumo_arg_vec<IsMax, T> {};
+template <bool IsMax, class T>
+struct kumo_arg_pick<IsMax, T, 8> : kumo_arg_vec<IsMax, T> {};
+#endif
+template <bool IsMax, class T>
+KUMO_FN int64_t kumo_arg_row(const T* p, int64_t n) { return kumo_arg_pick<IsMax, T>::run(p, n); }
+)";
+
+// Inputs from this size on are split over the threads (the reductions' threshold).
+constexpr int64_t kArgParallelBytes = int64_t(1) << 24;
+
+bool arg_row_dtype(Dtype d) { return d == Dtype::kFloat32 || d == Dtype::kFloat64 || is_int_or_bool(d); }
+
+// Index of the extremum of each row of a C-contiguous 2-D array (int64, one per row).
+Array arg_rows(const Array& x2, bool is_max) {
+  static auto spec_max = kernels::ElementwiseSpec::create(
+      "kumo_argmax_rows", "raw T x", "int64 y",
+      "const int64_t n = x.shape()[1];\ny = kumo_arg_row<true>(x.data() + i * n, n);", kArgRowPreamble);
+  static auto spec_min = kernels::ElementwiseSpec::create(
+      "kumo_argmin_rows", "raw T x", "int64 y",
+      "const int64_t n = x.shape()[1];\ny = kumo_arg_row<false>(x.data() + i * n, n);", kArgRowPreamble);
+  const kernels::ElementwiseSpec& spec = is_max ? *spec_max : *spec_min;
+  const int64_t rows = x2.shape()[0];
+  Array y = Array::empty(Shape{rows}, Dtype::kInt64, x2.device());
+  // The elementwise launcher splits by rows only past tens of thousands of
+  // them; inputs past the last-level cache are split here, one row range
+  // per thread, since memory then serves two cores faster than one.
+  const int64_t threads = host_num_threads();
+  if (x2.device().type() == DeviceType::kCPU && threads > 1 && rows >= 2 &&
+      x2.size() * x2.itemsize() >= kArgParallelBytes) {
+    const int64_t parts = std::min<int64_t>(threads, rows);
+    parallel_for(parts, 1, [&](int64_t b, int64_t e) {
+      for (int64_t p = b; p < e; ++p) {
+        const int64_t r0 = rows * p / parts, r1 = rows * (p + 1) / parts;
+        if (r0 == r1) continue;
+        Array xs = x2.index({IndexItem::slice(r0, r1, 1)});
+        Array ys = y.index({IndexItem::slice(r0, r1, 1)});
+        kernels::call_elementwise(spec, {xs}, {ys}, {}, r1 - r0);
+      }
+    });
+    return y;
+  }
+  kernels::call_elementwise(spec, {x2}, {y}, {}, rows);
+  return y;
+}
+
+// Flat index of the extremum of a contiguous 1-D array: one row, or a few
+// long rows (one per thread) whose winners are compared here.
+int64_t flat_arg_contiguous(const Array& x, bool is_max) {
+  const int64_t n = x.size();
+  const int64_t parts = n * x.itemsize() >= kArgParallelBytes ? host_num_threads() : 1;
+  if (parts <= 1 || x.device().type() != DeviceType::kCPU)
+    return arg_rows(x.reshape(Shape{1, n}), is_max).item<int64_t>();
+  const int64_t len = n / parts;
+  Array head = x.index({IndexItem::slice(0, parts * len, 1)}).reshape(Shape{parts, len});
+  std::vector<int64_t> idx(parts);
+  {
+    Array r = arg_rows(head, is_max);
+    for (int64_t p = 0; p < parts; ++p) idx[p] = p * len + r.index({IndexItem::integer(p)}).item<int64_t>();
+  }
+  if (parts * len < n) {
+    Array tail = x.index({IndexItem::slice(parts * len, std::nullopt, 1)});
+    idx.push_back(parts * len + arg_rows(tail.reshape(Shape{1, n - parts * len}), is_max).item<int64_t>());
+  }
+  // The first NaN wins; otherwise the strictly better value, earliest on ties.
+  int64_t best = idx[0];
+  Array vbest = x.index({IndexItem::integer(best)});
+  if (isnan(vbest).item<bool>()) return best;
+  for (size_t p = 1; p < idx.size(); ++p) {
+    Array v = x.index({IndexItem::integer(idx[p])});
+    if (isnan(v).item<bool>()) return idx[p];
+    if ((is_max ? greater(v, vbest) : less(v, vbest)).item<bool>()) {
+      best = idx[p];
+      vbest = v;
+    }
+  }
+  return best;
+}
+
 Array arg_reduce(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o, bool is_max) {
   const std::string name = is_max ? "argmax" : "argmin";
   const int nd = a.ndim();
@@ -96,8 +270,17 @@ Array arg_reduce(const Array& a, std::optional<int64_t> axis, const ReduceOption
     res_shape = reduced_shape(a.shape(), {ax}, o.keepdims());
     if (a.size() == 0) return finish(filled(res_shape, 0, Dtype::kInt64, a.device()), o.out(), name);
   }
-  Array r = flat ? kernels::scalar_to_array(Scalar(flat_arg(src, is_max)).value(), Dtype::kInt64, a.device())
-                 : two_pass_arg(src, ax, is_max);
+  const bool rows = arg_row_dtype(src.dtype()) && src.c_contiguous() && (flat || ax == nd - 1);
+  Array r;
+  if (flat) {
+    const int64_t i = rows ? flat_arg_contiguous(src, is_max) : flat_arg(src, is_max);
+    r = kernels::scalar_to_array(Scalar(i).value(), Dtype::kInt64, a.device());
+  } else if (rows && nd >= 1) {
+    const int64_t n = src.shape()[nd - 1];
+    r = arg_rows(src.reshape(Shape{src.size() / n, n}), is_max);
+  } else {
+    r = two_pass_arg(src, ax, is_max);
+  }
   if (r.shape() != res_shape) r = r.reshape(res_shape);
   return finish(r, o.out(), name);
 }

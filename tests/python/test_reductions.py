@@ -288,6 +288,70 @@ def test_argmax_first_nan(func, dtype):
     _same(getattr(kumo, func)(kumo.asarray(m), axis=1), getattr(numpy, func)(m, axis=1))
 
 
+# Long contiguous runs take the vectorized host paths (blocks of 256, four
+# vectors of lanes, NaN noticed by running sums): NaN, ties and infinities
+# placed across block and lane boundaries.
+_LONG_DTYPES = [numpy.float32, numpy.float64, numpy.int32, numpy.uint64]
+
+
+def _long_cases(dtype, n=1000):
+    rng = numpy.random.default_rng(7)
+    base = rng.integers(0, 50, n).astype(dtype)
+    cases = [base, numpy.sort(base), numpy.sort(base)[::-1].copy(), numpy.full(n, 3, dtype=dtype)]
+    if numpy.issubdtype(dtype, numpy.floating):
+        for pos in (0, 15, 16, 255, 256, 700, n - 9, n - 1):
+            c = base.copy()
+            c[pos] = numpy.nan
+            c[min(pos + 40, n - 1)] = numpy.nan
+            cases.append(c)
+        c = base.copy()
+        c[[3, 300]], c[[5, 600]] = numpy.inf, -numpy.inf  # the sums become NaN: no NaN is there
+        cases.append(c)
+        big = numpy.full(n, numpy.finfo(dtype).max, dtype=dtype)
+        big[1::2] *= -1
+        cases.append(big)
+        z = numpy.zeros(n, dtype=dtype)
+        z[::3] = -0.0
+        cases.append(z)
+    return cases
+
+
+@pytest.mark.parametrize("func", ["argmax", "argmin", "max", "min"])
+@pytest.mark.parametrize("dtype", _LONG_DTYPES)
+def test_extrema_long_runs(func, dtype):
+    nfunc, kfunc = getattr(numpy, func), getattr(kumo, func)
+    for n in _long_cases(dtype):
+        _same(kfunc(kumo.asarray(n)), nfunc(n))
+        m = n.reshape(4, 250)
+        for axis in (0, 1):
+            _same(kfunc(kumo.asarray(m), axis=axis), nfunc(m, axis=axis))
+        _same(kfunc(kumo.asarray(m)[:, ::-1], axis=1), nfunc(m[:, ::-1], axis=1))
+
+
+@pytest.mark.parametrize("func", ["argmax", "argmin", "max", "min"])
+def test_extrema_large_split(func):
+    # Past the size at which rows and flat runs are split over the threads.
+    n = numpy.full(2_200_000, 1.0)
+    n[[1_100_003, 2_000_001]] = 5.0
+    n[[1_500_000, 1_099_999]] = -5.0
+    nfunc, kfunc = getattr(numpy, func), getattr(kumo, func)
+    _same(kfunc(kumo.asarray(n)), nfunc(n))
+    m = n.reshape(1100, 2000)
+    _same(kfunc(kumo.asarray(m), axis=1), nfunc(m, axis=1))
+    n[1_700_000] = numpy.nan
+    _same(kfunc(kumo.asarray(n)), nfunc(n))
+
+
+@pytest.mark.parametrize("shape,axis", [((1003, 7), 0), ((5, 6, 9), (0, 1)), ((3, 1001, 4), 1), ((9, 5, 6), (0, 2))])
+def test_column_reductions_rows_in_fours(shape, axis):
+    n = numpy.random.default_rng(3).standard_normal(shape)
+    k = kumo.asarray(n)
+    assert_allclose(kumo.sum(k, axis=axis), numpy.sum(n, axis=axis))
+    _same(kumo.max(k, axis=axis), numpy.max(n, axis=axis))
+    n[(0,) * (len(shape) - 1) + (1,)] = numpy.nan
+    _same(kumo.min(kumo.asarray(n), axis=axis), numpy.min(n, axis=axis))
+
+
 def test_argmax_out():
     n, k = make_pair("3d", numpy.float64)
     out = kumo.zeros((2, 4), dtype=numpy.int64)
