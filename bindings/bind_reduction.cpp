@@ -226,8 +226,8 @@ void bind_reduction(py::module_& m) {
            [](const Array& a, OptAxis x, const ReduceOptions& o) { return nancumsum(a, x, o); });
   def_scan(b, "nancumprod", nullptr,
            [](const Array& a, OptAxis x, const ReduceOptions& o) { return nancumprod(a, x, o); });
-  // ptp: NumPy 2 has no ndarray.ptp method, only the function.
-  def_axes(b, "ptp", nullptr, [](const Array& a, const Axes& x, const ReduceOptions& o) { return ptp(a, x, o); },
+  // ptp: NumPy 2 dropped the method; CuPy's ndarray still has it, and so does kumo's.
+  def_axes(b, "ptp", "ptp", [](const Array& a, const Axes& x, const ReduceOptions& o) { return ptp(a, x, o); },
            false, false);
   m.def("_count_nonzero", [](py::handle a, py::handle axis, bool keepdims) {
     return count_nonzero(to_array_required(a), to_axes(axis), keepdims);
