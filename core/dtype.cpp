@@ -1,5 +1,8 @@
 #include "core/dtype.h"
 
+#include <string_view>
+#include <unordered_map>
+
 #include <algorithm>
 #include <array>
 
@@ -133,16 +136,19 @@ bool try_dtype_from_name(const std::string& name, Dtype* out) {
       {"c8", Dtype::kComplex64},    {"F", Dtype::kComplex64},     {"complex128", Dtype::kComplex128},
       {"c16", Dtype::kComplex128},  {"D", Dtype::kComplex128},    {"complex", Dtype::kComplex128},
   };
-  std::string n = name;
+  // Hashed once: kernels resolve type names on every launch.
+  static const auto* by_name = [] {
+    auto* m = new std::unordered_map<std::string_view, Dtype>();
+    for (const Alias& a : aliases) m->emplace(a.name, a.dtype);
+    return m;
+  }();
+  std::string_view n = name;
   // Explicit little-endian / native byte order prefixes are accepted.
-  if (!n.empty() && (n[0] == '<' || n[0] == '=' || n[0] == '|')) n = n.substr(1);
-  for (const Alias& a : aliases) {
-    if (n == a.name) {
-      *out = a.dtype;
-      return true;
-    }
-  }
-  return false;
+  if (!n.empty() && (n[0] == '<' || n[0] == '=' || n[0] == '|')) n.remove_prefix(1);
+  auto it = by_name->find(n);
+  if (it == by_name->end()) return false;
+  *out = it->second;
+  return true;
 }
 
 Dtype dtype_from_name(const std::string& name) {

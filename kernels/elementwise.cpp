@@ -303,12 +303,24 @@ TypeBindings bind_kernel_types(const std::string& kernel, const std::vector<Para
   if (inputs.size() != in_params.size())
     throw TypeError("Wrong number of arguments for '" + kernel + "': expected " + std::to_string(in_params.size()) +
                     " inputs, got " + std::to_string(inputs.size()));
-  std::vector<ParamSpec> params = in_params;
-  params.insert(params.end(), out_params.begin(), out_params.end());
-  std::vector<const Array*> ptrs;
-  for (const Array& a : inputs) ptrs.push_back(&a);
-  for (size_t k = 0; k < out_params.size(); ++k) ptrs.push_back(k < outputs.size() ? &outputs[k] : nullptr);
-  return bind_generic_types(params, ptrs, forced);
+  // The same rule as bind_generic_types, without building its parameter
+  // and pointer lists (this runs on every reduction and kernel call).
+  TypeBindings b = forced;
+  auto bind = [&](const ParamSpec& p, const Array& a) {
+    if (!p.is_generic || !a.defined()) return;
+    const Dtype d = a.dtype();
+    for (auto& kv : b)
+      if (kv.first == p.type_name) {
+        if (kv.second != d)
+          throw TypeError("Type is mismatched. " + p.name + " " + p.type_name + " " + dtype_name(d) + " " +
+                          dtype_name(kv.second));
+        return;
+      }
+    b.emplace_back(p.type_name, d);
+  };
+  for (size_t i = 0; i < in_params.size(); ++i) bind(in_params[i], inputs[i]);
+  for (size_t k = 0; k < out_params.size() && k < outputs.size(); ++k) bind(out_params[k], outputs[k]);
+  return b;
 }
 
 Dtype bound_dtype(const std::string& kernel, const ParamSpec& p, const TypeBindings& bindings) {

@@ -77,15 +77,19 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
   const size_t nin = inputs_in.size(), nout = outputs.size();
   if (nin != spec.in_params.size() || nout != spec.out_params.size())
     throw ValueError("Wrong number of arguments for '" + spec.name + "'");
-  std::vector<const Array*> all;
-  for (const Array& a : inputs_in) all.push_back(&a);
-  for (const Array& a : outputs) all.push_back(&a);
-  check_same_device(all);
   Device& device = inputs_in[0].device();
+  for (const std::vector<Array>* group : {&inputs_in, &outputs})
+    for (const Array& a : *group)
+      if (a.defined() && &a.device() != &device) {
+        std::vector<const Array*> all;
+        for (const Array& x : inputs_in) all.push_back(&x);
+        for (const Array& x : outputs) all.push_back(&x);
+        check_same_device(all);  // raises with the usual message
+      }
 
-  std::vector<Shape> shapes;
-  for (const Array& a : inputs_in) shapes.push_back(a.shape());
-  const Shape shape = broadcast_shapes(shapes);
+  Shape shape = inputs_in[0].shape();
+  for (size_t k = 1; k < nin; ++k)
+    if (inputs_in[k].shape() != shape) shape = broadcast_shapes(shape, inputs_in[k].shape());
   const int nd = shape.size();
   std::vector<bool> reduced(nd, false);
   for (int a : axes) reduced[normalize_axis(a, nd)] = true;
@@ -109,6 +113,8 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
 
   // Split every operand's strides into output axes and reduction axes.
   std::vector<Strides> out_st, red_st;
+  out_st.reserve(nin + nout);
+  red_st.reserve(nin);
   for (const Array& a : inputs) {
     Strides s = broadcast_strides(a.shape(), a.strides(), shape);
     Strides os, rs;
@@ -118,8 +124,8 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
   }
   for (const Array& o : outputs) out_st.push_back(o.strides());
   // Output axes in the outputs' memory order; reduction axes in input 0's.
-  IterSpace oit = squash(out_shape, out_st, static_cast<int>(nin));
-  IterSpace rit = squash(red_shape, red_st, 0);
+  IterSpace oit = squash(out_shape, std::move(out_st), static_cast<int>(nin));
+  IterSpace rit = squash(red_shape, std::move(red_st), 0);
   if (oit.shape.size() == 0) {
     oit.shape = Shape{1};
     for (auto& s : oit.strides) s = Strides{0};
@@ -196,9 +202,10 @@ std::vector<Array> call_reduction(const ReductionSpec& spec, const std::vector<A
   outputs.resize(nout);
   TypeBindings b = bind_kernel_types(spec.name, spec.in_params, spec.out_params, inputs, outputs, forced);
   auto dtype_of = [&](const ParamSpec& p) { return bound_dtype(spec.name, p, b); };
-  std::vector<Shape> shapes;
-  for (const Array& a : inputs) shapes.push_back(a.shape());
-  Shape shape = broadcast_shapes(shapes);
+  if (inputs.empty()) throw ValueError("reduction '" + spec.name + "' needs an input");
+  Shape shape = inputs[0].shape();
+  for (size_t k = 1; k < inputs.size(); ++k)
+    if (inputs[k].shape() != shape) shape = broadcast_shapes(shape, inputs[k].shape());
   std::vector<int> axes;
   if (all_axes) {
     for (int d = 0; d < shape.size(); ++d) axes.push_back(d);
@@ -214,7 +221,10 @@ std::vector<Array> call_reduction(const ReductionSpec& spec, const std::vector<A
   }
   ReductionSignature sig;
   sig.bindings = b;
+  sig.param_dtypes.reserve(nin + nout);
+  sig.array_dtypes.reserve(nin + nout);
   std::vector<Array> launch_outputs;
+  launch_outputs.reserve(nout);
   for (size_t k = 0; k < nin; ++k) {
     sig.param_dtypes.push_back(dtype_of(spec.in_params[k]));
     sig.array_dtypes.push_back(inputs[k].dtype());
