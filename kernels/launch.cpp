@@ -42,7 +42,14 @@ void squash_in_place(Shape& shape, Strides* strides, size_t nops, int lead) {
     if (shape[d] != 1) perm[np++] = d;
   if (lead >= 0 && static_cast<size_t>(lead) < nops) {
     const Strides& ls = strides[lead];
-    std::stable_sort(perm, perm + np, [&](int a, int b) { return std::abs(ls[a]) > std::abs(ls[b]); });
+    // A stable insertion sort: at most kMaxNdim axes, and std::stable_sort
+    // would allocate a temporary buffer on every launch.
+    for (int i = 1; i < np; ++i) {
+      const int d = perm[i];
+      int j = i;
+      for (; j > 0 && std::abs(ls[perm[j - 1]]) < std::abs(ls[d]); --j) perm[j] = perm[j - 1];
+      perm[j] = d;
+    }
   }
   Shape out_shape;
   // Decide merges using all operands, then apply.

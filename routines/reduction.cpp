@@ -105,7 +105,8 @@ bool accumulates_wide(const std::string& n) { return n == "add" || n == "multipl
 
 // The loop a reduce/accumulate runs, with the input as its one dtype.
 int reduce_loop(const kernels::Ufunc& u, const Array& src, std::optional<Dtype> dtype) {
-  int k = u.resolve({src, src}, dtype, Casting::kUnsafe);
+  const kernels::UfuncOperand ops[2] = {src, src};
+  int k = u.resolve(ops, 2, dtype, Casting::kUnsafe);
   const std::vector<Dtype>& t = u.loops()[k].types;
   if (t[0] != t[2] || t[1] != t[2])
     throw TypeError("reduction of " + u.name() + " is not supported for dtype " + dtype_name(src.dtype()));

@@ -40,6 +40,7 @@ int main() {
       {"a * 2.0 (weak scalar)", [&] { sink = (a * 2.0).size(); }},
       {"f * 2.0 (float32)", [&] { sink = (f * 2.0).size(); }},
       {"sqrt(a)", [&] { sink = sqrt(a).size(); }},
+      {"sum(a) (reduction)", [&] { sink = sum(a).size(); }},
       {"a(slice(1, 5)) (view)", [&] { sink = a(slice(1, 5)).size(); }},
   };
   for (int i = 0; i < 1000; ++i) (void)(a + b);  // compile and warm up
