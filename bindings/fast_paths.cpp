@@ -16,6 +16,7 @@
 #include "bindings/convert.h"
 #include "core/errors.h"
 #include "kernels/ufunc.h"
+#include "linalg/products.h"
 #include "routines/ufunc_table.h"
 
 namespace kumo {
@@ -191,6 +192,21 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int opid) {
   return call_method(a, op.method, b);
 }
 
+// `a @ b` of two matrices straight to the C++ matmul (GEMM); stacks, 1-d
+// operands and anything else take the Python method (its batched paths).
+PyObject* matmul_slot(PyObject* a, PyObject* b) {
+  const Array* x = array_of(a);
+  const Array* y = array_of(b);
+  if (x && y && x->ndim() == 2 && y->ndim() == 2) {
+    try {
+      return to_python(kumo::matmul(*x, *y));
+    } catch (const py::error_already_set&) {
+    } catch (const std::exception&) {
+    }
+  }
+  return x ? call_method(a, "__matmul__", b) : call_method(b, "__rmatmul__", a);
+}
+
 // mp_subscript: ndarray.__getitem__ without the method dispatch.
 PyObject* subscript_slot(PyObject* self, PyObject* key) {
   try {
@@ -267,6 +283,7 @@ void bind_fast_paths(py::module_& m) {
     nb->nb_inplace_lshift = inplace_slot<kLshift>;
     nb->nb_inplace_rshift = inplace_slot<kRshift>;
     nb->nb_inplace_power = inplace_power_slot;
+    nb->nb_matrix_multiply = matmul_slot;
     g_ndarray->tp_richcompare = richcompare_slot;
     if (g_ndarray->tp_as_mapping) g_ndarray->tp_as_mapping->mp_subscript = subscript_slot;
     PyType_Modified(g_ndarray);

@@ -148,3 +148,17 @@ def test_ufunc_call_argument_count(args):
 def test_ufunc_call_refused_loop():
     with pytest.raises(TypeError, match="boolean subtract"):
         kumo.subtract(kumo.asarray([True]), kumo.asarray([False]))
+
+
+@pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((4,), (4, 2)), ((2, 3, 4), (4, 2)), ((3, 0), (0, 2))])
+@pytest.mark.parametrize("dtype", ["int32", "float32", "complex128"])
+def test_matmul_operator(shapes, dtype):
+    x = (numpy.arange(numpy.prod(shapes[0])) % 5).reshape(shapes[0]).astype(dtype)
+    y = (numpy.arange(numpy.prod(shapes[1])) % 3).reshape(shapes[1]).astype(dtype)
+    _same(kumo.asarray(x) @ kumo.asarray(y), x @ y)
+    _same(x @ kumo.asarray(y), x @ y)
+
+
+def test_matmul_operator_shape_error():
+    with pytest.raises(ValueError):
+        kumo.ones((2, 3)) @ kumo.ones((2, 3))
