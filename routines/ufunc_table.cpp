@@ -157,7 +157,12 @@ std::vector<UfuncRow> build_rows() {
                   "#pragma GCC optimize(\"no-trapping-math\")\n#endif\n";
   t.unary_float("exp2", "exp2", true, "Calculate 2**p for all p in the input array.");
   t.unary_float("expm1", "expm1", true, "Calculate exp(x) - 1 for all elements in the array.");
-  t.unary_float("log", "log", true, "Natural logarithm, element-wise.");
+  t.row("log", 1, 1, same(kFloats + kComplex, 1), "out0 = log(in0)", "",
+        {{"f->f", "out0 = kumo::vlogf(in0)"}, {"e->e", "out0 = (float16)kumo::vlogf((float)in0)"}},
+        "Natural logarithm, element-wise.")
+      // As exp: the branch-free vlogf vectorizes once its selects may be blends.
+      .preamble = "#if !defined(__CUDACC_RTC__) && defined(__GNUC__) && !defined(__clang__)\n"
+                  "#pragma GCC optimize(\"no-trapping-math\")\n#endif\n";
   t.unary_float("log2", "log2", true, "Base-2 logarithm of x.");
   t.unary_float("log10", "log10", true, "Return the base 10 logarithm of the input array, element-wise.");
   t.unary_float("log1p", "log1p", true, "Return the natural logarithm of one plus the input array, element-wise.");

@@ -34,7 +34,8 @@
 //   negative positive absolute sign conjugate reciprocal square maximum
 //   minimum fmax fmin gcd lcm heaviside logaddexp logaddexp2 deg2rad radians
 //   rad2deg degrees spacing left_shift right_shift invert bitwise_and/or/xor
-//   logical_and/or/xor/not angle real imag; vexpf (vectorisable host expf).
+//   logical_and/or/xor/not angle real imag; vexpf, vlogf (vectorisable host
+//   expf, logf).
 #ifndef KUMO_PRELUDE_H_
 #define KUMO_PRELUDE_H_
 
@@ -1513,6 +1514,50 @@ KUMO_FN float vexpf(float x) {
   y = x > hi ? limits<float>::infinity() : y;
   y = x < lo ? 0.0f : y;
   return x != x ? x : y;
+#endif
+}
+}  // namespace kumo
+
+// Branch-free float32 natural logarithm for the host, so that the loop
+// vectorizes (the C library's logf is a call per element): x = m * 2^e with
+// m in [sqrt(1/2), sqrt(2)), log(m) = f - f^2/2 + f^3 P(f) for f = m - 1 (a
+// minimax polynomial, Cephes' coefficients), and e * log(2) added in two
+// parts so the sum stays exact; within 1 ulp on this range. Subnormal inputs
+// are scaled by 2^23 first. On CUDA the builtin logf is already fast.
+namespace kumo {
+KUMO_FN float vlogf(float x) {
+#if defined(__CUDA_ARCH__) || defined(__CUDACC_RTC__)
+  return ::logf(x);
+#else
+  const bool subnormal = x < 1.17549435e-38f;  // also 0 and negatives, replaced below
+  const float xs = subnormal ? x * 8388608.0f : x;
+  const uint32_t u = detail::f2u(xs);
+  int32_t e = static_cast<int32_t>((u >> 23) & 0xffu) - 127 - (subnormal ? 23 : 0);
+  float m = detail::u2f((u & 0x007fffffu) | 0x3f800000u);  // [1, 2)
+  const bool high = m > 1.41421356f;
+  m = high ? m * 0.5f : m;
+  e = high ? e + 1 : e;
+  const float f = m - 1.0f;  // exact
+  const float z = f * f;
+  float p = 7.0376836292e-2f;
+  p = p * f - 1.1514610310e-1f;
+  p = p * f + 1.1676998740e-1f;
+  p = p * f - 1.2420140846e-1f;
+  p = p * f + 1.4249322787e-1f;
+  p = p * f - 1.6668057665e-1f;
+  p = p * f + 2.0000714765e-1f;
+  p = p * f - 2.4999993993e-1f;
+  p = p * f + 3.3333331174e-1f;
+  const float fe = static_cast<float>(e);
+  float y = f * z * p;
+  y = y + fe * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  float r = f + y;
+  r = r + fe * 0.693359375f;
+  r = x == limits<float>::infinity() ? x : r;
+  r = x == 0.0f ? -limits<float>::infinity() : r;
+  r = x < 0.0f ? limits<float>::quiet_NaN() : r;
+  return x != x ? x : r;
 #endif
 }
 }  // namespace kumo
