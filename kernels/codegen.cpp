@@ -206,7 +206,32 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
       // blocks read each scalar from a small local copy, so the loop keeps
       // plain restrict pointers and still vectorizes.
       // Only as many scalar copies as the range needs: small calls stay cheap.
-      o << "  if (A.contiguous == 2) {\n    constexpr int64_t kB = 256;\n"
+      o << "  if (A.contiguous == 2) {\n";
+      // A memory-bound binary operation with one scalar side (`a > 0.5`,
+      // `2.0 * a`): the scalar lives in a register, not in a block read back
+      // per element, which costs a third memory stream in loops that are
+      // only traffic. (Only for those: the extra loops add compile time.)
+      std::vector<size_t> in_ops;
+      for (size_t k = 0; k < nops; ++k)
+        if (!ops[k].is_output) in_ops.push_back(k);
+      if (in_ops.size() == 2 && spec.min_parallel_bytes > 0) {
+        for (int s = 0; s < 2; ++s) {
+          const size_t ks = in_ops[s], ka = in_ops[1 - s];
+          o << "    if (A.strides[" << ks << "][0] == 0 && A.strides[" << ka << "][0] != 0) {\n"
+            << "      const " << ops[ks].array_type << " v = *reinterpret_cast<const " << ops[ks].array_type
+            << "*>(A.ptr[" << ks << "]);\n";
+          for (size_t k = 0; k < nops; ++k) {
+            if (k == ks) continue;
+            const std::string c = ops[k].is_output ? "" : "const ";
+            o << "      " << c << ops[k].array_type << "* __restrict__ p" << k << " = reinterpret_cast<" << c
+              << ops[k].array_type << "*>(A.ptr[" << k << "]);\n";
+          }
+          o << "      for (int64_t i = _begin; i < _end; ++i) kumo_element(i, A.size";
+          for (size_t k = 0; k < nops; ++k) o << ", " << (k == ks ? std::string("v") : "p" + std::to_string(k) + "[i]");
+          o << raw_args() << ");\n      return;\n    }\n";
+        }
+      }
+      o << "    constexpr int64_t kB = 256;\n"
            "    const int64_t fill = _end - _begin < kB ? _end - _begin : kB;\n";
       for (size_t k = 0; k < nops; ++k) {
         if (ops[k].is_output) continue;

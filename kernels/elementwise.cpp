@@ -81,10 +81,11 @@ const CompiledElementwise* lookup(const ElementwiseSpec& spec, const Elementwise
 
 // Runs a specialised kernel over `total` elements with a filled argument buffer.
 void run(Device& device, const ElementwiseSpec& spec, const ElementwiseSignature& sig, const ArgsBuffer& buf,
-         int64_t total) {
+         int64_t total, int64_t bytes_per_element = 0) {
   if (device.type() == DeviceType::kCPU) {
     const CompiledElementwise* ck = lookup(spec, sig, Target::kHost);
-    run_host_range(ck->host_fn, buf.data(), total, kHostGrain);
+    const bool small = spec.min_parallel_bytes > 0 && total * bytes_per_element < spec.min_parallel_bytes;
+    run_host_range(ck->host_fn, buf.data(), total, small ? total : kHostGrain);
   } else {
     const CompiledElementwise* ck = lookup(spec, sig, Target::kCuda);
     void* fn = cuda_function(device, const_cast<CudaKernel&>(ck->cuda), "kumo_elementwise");
@@ -223,6 +224,9 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
   // the blocked scalar loop (mode 2).
   size_t nops_in = 0;
   for (size_t k = 0; k < nin; ++k) nops_in += is_raw(k) ? 0 : 1;
+  int64_t bytes_per_element = 0;  // what the loop moves per element (broadcast scalars aside)
+  for (size_t k = 0; k < nops; ++k)
+    if (ops[k]->ndim() != 0 || shape.size() == 0) bytes_per_element += ops[k]->itemsize();
   bool flat = true, scalar_inputs = false;
   for (size_t k = 0; k < nops && flat; ++k) {
     if (ops[k]->shape() == shape && ops[k]->c_contiguous()) continue;
@@ -244,7 +248,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
       sbuf.dims(stride, 1);
     }
     for (size_t r = 0; r < nraw; ++r) sbuf.raw_desc(*raws[r]);
-    run(*device, spec, sig, sbuf, total);
+    run(*device, spec, sig, sbuf, total, bytes_per_element);
     return;
   }
   if (flat) {
@@ -256,7 +260,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     for (size_t k = 0; k < nops; ++k) fbuf.ptr(ops[k]->data());
     for (size_t k = 0; k < nops; ++k) fbuf.dims(nullptr, 0);
     for (size_t r = 0; r < nraw; ++r) fbuf.raw_desc(*raws[r]);
-    run(*device, spec, sig, fbuf, total);
+    run(*device, spec, sig, fbuf, total, bytes_per_element);
     return;
   }
   Strides strides[kMaxOperands];
@@ -294,7 +298,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
   for (size_t k = 0; k < nops; ++k) buf.dims(strides[k].data(), it_shape.size());
   for (size_t r = 0; r < nraw; ++r) buf.raw_desc(*raws[r]);
 
-  run(*device, spec, sig, buf, total);
+  run(*device, spec, sig, buf, total, bytes_per_element);
 }
 
 TypeBindings bind_kernel_types(const std::string& kernel, const std::vector<ParamSpec>& in_params,

@@ -35,6 +35,9 @@ struct ElementwiseSpec {
   // Built-in kernels whose result does not depend on the visiting order may
   // iterate in memory order; user kernels keep `i` as the C-order index.
   bool reorder_axes = false;
+  // On the host, launches moving fewer bytes than this run on the calling
+  // thread alone (0: split by element count only).
+  int64_t min_parallel_bytes = 0;
 
   static std::shared_ptr<ElementwiseSpec> create(const std::string& name, const std::string& in_params,
                                                  const std::string& out_params, const std::string& operation,

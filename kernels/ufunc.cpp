@@ -201,6 +201,7 @@ const ElementwiseSpec& Ufunc::loop_spec(int loop) const {
       out += (i ? ", " : "") + std::string(dtype_name(l.types[nin_ + i])) + " out" + std::to_string(i);
     slot = ElementwiseSpec::create(name_, in, out, l.operation, loop_preamble(loop));
     slot->reorder_axes = true;
+    slot->min_parallel_bytes = min_parallel_bytes_;
     auto sig = std::make_shared<ElementwiseSignature>();
     sig->param_dtypes = l.types;
     sig->array_dtypes = l.types;

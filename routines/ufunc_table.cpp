@@ -3,6 +3,8 @@
 // in0, in1 and out0, out1 and the prelude's kumo:: functions.
 #include "routines/ufunc_table.h"
 
+#include <set>
+
 #include <mutex>
 #include <unordered_map>
 
@@ -288,6 +290,13 @@ std::vector<UfuncRow> build_rows() {
         "Shift the bits of an integer to the left.");
   t.row("right_shift", 2, 1, same(kInts, 2), "out0 = kumo::right_shift(in0, in1)", "", {},
         "Shift the bits of an integer to the right.");
+
+  static const std::set<std::string> memory_bound = {
+      "add", "subtract", "multiply", "negative", "positive", "absolute", "fabs", "conjugate", "square", "sign",
+      "maximum", "minimum", "fmax", "fmin", "copysign", "signbit", "isnan", "isinf", "isfinite", "equal",
+      "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_xor",
+      "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "invert"};
+  for (UfuncRow& r : t.rows) r.memory_bound = memory_bound.count(r.name) > 0;
   return t.rows;
 }
 
@@ -347,7 +356,9 @@ const std::vector<std::pair<std::string, std::string>>& ufunc_aliases() {
 }
 
 BuiltinUfunc::BuiltinUfunc(const UfuncRow& row)
-    : kernels::Ufunc(row.name, row.nin, row.nout, make_loops(row), row.preamble, row.identity), row_(row) {}
+    : kernels::Ufunc(row.name, row.nin, row.nout, make_loops(row), row.preamble, row.identity), row_(row) {
+  if (row.memory_bound) set_min_parallel_bytes(kernels::kMemoryBoundParallelBytes);
+}
 
 std::shared_ptr<const BuiltinUfunc> builtin_ufunc_ptr(std::string_view name) {
   const Registry& r = registry();

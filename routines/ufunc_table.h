@@ -37,6 +37,10 @@ struct UfuncRow {
   std::string doc;
   std::string preamble;  // source placed before the kernel
   UfuncRefinement refinement = UfuncRefinement::kNone;
+  // A few instructions per element (+, *, comparisons, ...): the work is the
+  // memory traffic, and on the host a second thread only pays off once the
+  // operands outgrow the caches.
+  bool memory_bound = false;
 };
 
 const std::vector<UfuncRow>& ufunc_rows();
