@@ -29,14 +29,23 @@ using kernels::UfuncOperand;
 
 PyTypeObject* g_ndarray = nullptr;
 
+// The C++ object inside a pybind11 instance. The simple layout (one bound
+// type, no multiple inheritance: ndarray and ufunc) keeps the value pointer
+// in the instance itself; the general lookup searches pybind11's type table.
+template <class T>
+T* instance_value(PyObject* o) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(o);
+  if (inst->simple_layout)
+    return inst->simple_holder_constructed ? static_cast<T*>(inst->simple_value_holder[0]) : nullptr;
+  py::detail::value_and_holder vh = inst->get_value_and_holder();
+  return vh.holder_constructed() ? vh.template value_ptr<T>() : nullptr;
+}
+
 // The Array inside a kumo.ndarray instance (exact type or subclass), or null.
 const Array* array_of(PyObject* o) {
   PyTypeObject* t = Py_TYPE(o);
   if (t != g_ndarray && !PyType_IsSubtype(t, g_ndarray)) return nullptr;
-  auto* inst = reinterpret_cast<py::detail::instance*>(o);
-  py::detail::value_and_holder vh = inst->get_value_and_holder();
-  if (!vh.holder_constructed()) return nullptr;
-  return vh.template value_ptr<Array>();
+  return instance_value<Array>(o);
 }
 
 // An operand the fast path handles (a kumo array or a Python scalar).
@@ -220,9 +229,7 @@ PyObject* subscript_slot(PyObject* self, PyObject* key) {
 // tp_call of the ufunc type: positional inputs only, no outputs.
 
 PyObject* ufunc_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
-  auto* inst = reinterpret_cast<py::detail::instance*>(self);
-  py::detail::value_and_holder vh = inst->get_value_and_holder();
-  const Ufunc* u = vh.holder_constructed() ? vh.template value_ptr<Ufunc>() : nullptr;
+  const Ufunc* u = instance_value<Ufunc>(self);
   const Py_ssize_t n = PyTuple_GET_SIZE(args);
   if (u && (!kwargs || PyDict_GET_SIZE(kwargs) == 0) && n == u->nin() && n <= 2) {
     UfuncOperand ops[2];
