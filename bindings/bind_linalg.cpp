@@ -119,21 +119,8 @@ Array empty_vector(int64_t batch, int64_t n, Dtype dtype, Device& device) {
   return Array::empty(Shape{batch, n}, dtype, device);
 }
 
-// 1 and 0 of `dtype` as host bytes (alpha/beta of gemm, fill values).
-struct ScalarBytes {
-  alignas(16) unsigned char bytes[16];
-};
-ScalarBytes scalar_of(Dtype dtype, double value) {
-  ScalarBytes s{};
-  switch (dtype) {
-    case Dtype::kFloat32: { float v = static_cast<float>(value); std::memcpy(s.bytes, &v, sizeof v); break; }
-    case Dtype::kFloat64: { double v = value; std::memcpy(s.bytes, &v, sizeof v); break; }
-    case Dtype::kComplex64: { std::complex<float> v(static_cast<float>(value)); std::memcpy(s.bytes, &v, sizeof v); break; }
-    case Dtype::kComplex128: { std::complex<double> v(value); std::memcpy(s.bytes, &v, sizeof v); break; }
-    default: throw TypeError(std::string("linalg: unsupported dtype ") + dtype_name(dtype));
-  }
-  return s;
-}
+using linalg::detail::ScalarBytes;
+using linalg::detail::scalar_of;
 
 // Identity matrices in every batch entry of a column-major (batch, n, n) array.
 void fill_identity(const Array& a) {

@@ -99,9 +99,30 @@ BinaryOp g_ops[kNumOps] = {
     {"power", "__pow__", "__rpow__", "__ipow__"},
 };
 
-// The result as a new Python object; C++ errors are left to the slow path.
+// The result as a new Python object.
 PyObject* to_python(Array&& result) {
   return py::cast(std::move(result), py::return_value_policy::move).release().ptr();
+}
+
+// Runs the C++ call and returns its result as a new object, or null (with
+// no Python error set) when it threw: the caller then hands the operation
+// to the bound method, which raises the exception with its full context.
+template <class Fn>
+PyObject* try_fast(Fn&& fn) {
+  try {
+    return fn();
+  } catch (const py::error_already_set&) {
+  } catch (const std::exception&) {
+  }
+  return nullptr;
+}
+
+// One output of a single-output ufunc call.
+PyObject* call_one(const Ufunc& u, const UfuncOperand* ops, int n, Array out = Array()) {
+  return try_fast([&] {
+    u.call_into(ops, n, &out, std::nullopt, Casting::kSameKind);
+    return to_python(std::move(out));
+  });
 }
 
 PyObject* binary(const BinaryOp& op, PyObject* a, PyObject* b) {
@@ -109,16 +130,8 @@ PyObject* binary(const BinaryOp& op, PyObject* a, PyObject* b) {
   // of them is the kumo array; the slow path is that one's (r)method.
   const bool a_is_array = array_of(a) != nullptr;
   UfuncOperand ops[2];
-  if (fast_operand(a, &ops[0]) && fast_operand(b, &ops[1])) {
-    try {
-      Array out;
-      op.u->call_into(ops, 2, &out, std::nullopt, Casting::kSameKind);
-      return to_python(std::move(out));
-    } catch (const py::error_already_set&) {
-      // Fall through: the bound method raises it again with its context.
-    } catch (const std::exception&) {
-    }
-  }
+  if (fast_operand(a, &ops[0]) && fast_operand(b, &ops[1]))
+    if (PyObject* r = call_one(*op.u, ops, 2)) return r;
   return a_is_array ? call_method(a, op.method, b) : call_method(b, op.rmethod, a);
 }
 
@@ -126,14 +139,13 @@ PyObject* inplace(const BinaryOp& op, PyObject* a, PyObject* b) {
   UfuncOperand ops[2];
   const Array* target = array_of(a);
   if (target && fast_operand(a, &ops[0]) && fast_operand(b, &ops[1])) {
-    try {
+    PyObject* done = try_fast([&] {
       Array out = *target;
       op.u->call_into(ops, 2, &out, std::nullopt, Casting::kSameKind);
       Py_INCREF(a);
       return a;
-    } catch (const py::error_already_set&) {
-    } catch (const std::exception&) {
-    }
+    });
+    if (done) return done;
   }
   return call_method(a, op.imethod, b);
 }
@@ -156,14 +168,8 @@ PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
     if (PyLong_AsLongAndOverflow(b, &overflow) == 2 && !overflow) {
       if (const Array* x = array_of(a)) {
         static const Ufunc& square = builtin_ufunc("square");
-        try {
-          const UfuncOperand ops[1] = {*x};
-          Array out;
-          square.call_into(ops, 1, &out, std::nullopt, Casting::kSameKind);
-          return to_python(std::move(out));
-        } catch (const py::error_already_set&) {
-        } catch (const std::exception&) {
-        }
+        const UfuncOperand ops[1] = {*x};
+        if (PyObject* r = call_one(square, ops, 1)) return r;
         return call_method(a, "__pow__", b);
       }
     }
@@ -189,15 +195,8 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int opid) {
   // operator mirrored, when the array is on the right).
   const CompareOp& op = g_compare[opid];
   UfuncOperand ops[2];
-  if (fast_operand(a, &ops[0]) && fast_operand(b, &ops[1])) {
-    try {
-      Array out;
-      op.u->call_into(ops, 2, &out, std::nullopt, Casting::kSameKind);
-      return to_python(std::move(out));
-    } catch (const py::error_already_set&) {
-    } catch (const std::exception&) {
-    }
-  }
+  if (fast_operand(a, &ops[0]) && fast_operand(b, &ops[1]))
+    if (PyObject* r = call_one(*op.u, ops, 2)) return r;
   return call_method(a, op.method, b);
 }
 
@@ -206,23 +205,14 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int opid) {
 PyObject* matmul_slot(PyObject* a, PyObject* b) {
   const Array* x = array_of(a);
   const Array* y = array_of(b);
-  if (x && y && x->ndim() == 2 && y->ndim() == 2) {
-    try {
-      return to_python(kumo::matmul(*x, *y));
-    } catch (const py::error_already_set&) {
-    } catch (const std::exception&) {
-    }
-  }
+  if (x && y && x->ndim() == 2 && y->ndim() == 2)
+    if (PyObject* r = try_fast([&] { return to_python(kumo::matmul(*x, *y)); })) return r;
   return x ? call_method(a, "__matmul__", b) : call_method(b, "__rmatmul__", a);
 }
 
 // mp_subscript: ndarray.__getitem__ without the method dispatch.
 PyObject* subscript_slot(PyObject* self, PyObject* key) {
-  try {
-    return array_getitem(self, key).release().ptr();
-  } catch (const py::error_already_set&) {
-  } catch (const std::exception&) {
-  }
+  if (PyObject* r = try_fast([&] { return array_getitem(self, key).release().ptr(); })) return r;
   return call_method(self, "__getitem__", key);
 }
 
@@ -235,17 +225,17 @@ PyObject* ufunc_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
     UfuncOperand ops[2];
     bool ok = true;
     for (Py_ssize_t i = 0; i < n && ok; ++i) ok = fast_operand(PyTuple_GET_ITEM(args, i), &ops[i]);
-    if (ok) {
-      try {
+    if (ok && u->nout() == 1) {
+      if (PyObject* r = call_one(*u, ops, static_cast<int>(n))) return r;
+    } else if (ok) {
+      PyObject* r = try_fast([&] {
         Array outs[kernels::kMaxUfuncOperands];
         u->call_into(ops, static_cast<int>(n), outs, std::nullopt, Casting::kSameKind);
-        if (u->nout() == 1) return to_python(std::move(outs[0]));
         py::tuple t(u->nout());
         for (int i = 0; i < u->nout(); ++i) t[i] = py::cast(std::move(outs[i]), py::return_value_policy::move);
         return t.release().ptr();
-      } catch (const py::error_already_set&) {
-      } catch (const std::exception&) {
-      }
+      });
+      if (r) return r;
     }
   }
   // The complete path: the bound method (attribute lookup finds the

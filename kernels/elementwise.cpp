@@ -236,29 +236,19 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     }
     flat = false;
   }
-  if (flat && scalar_inputs) {
-    ArgsBuffer sbuf;
-    sbuf.i64(total);
-    sbuf.two_i32(1, 2);
-    const int64_t extent[1] = {total};
-    sbuf.dims(extent, 1);
-    for (size_t k = 0; k < nops; ++k) sbuf.ptr(ops[k]->data());
-    for (size_t k = 0; k < nops; ++k) {
-      const int64_t stride[1] = {ops[k]->ndim() == 0 && shape.size() != 0 ? 0 : ops[k]->itemsize()};
-      sbuf.dims(stride, 1);
-    }
-    for (size_t r = 0; r < nraw; ++r) sbuf.raw_desc(*raws[r]);
-    run(*device, spec, sig, sbuf, total, bytes_per_element);
-    return;
-  }
   if (flat) {
+    // One axis of `total` elements: contiguous (mode 1), or with 0-d inputs
+    // read through stride 0 by the blocked scalar loop (mode 2).
     ArgsBuffer fbuf;
     fbuf.i64(total);
-    fbuf.two_i32(1, 1);
+    fbuf.two_i32(1, scalar_inputs ? 2 : 1);
     const int64_t extent[1] = {total};
     fbuf.dims(extent, 1);
     for (size_t k = 0; k < nops; ++k) fbuf.ptr(ops[k]->data());
-    for (size_t k = 0; k < nops; ++k) fbuf.dims(nullptr, 0);
+    for (size_t k = 0; k < nops; ++k) {
+      const int64_t stride[1] = {ops[k]->ndim() == 0 && shape.size() != 0 ? 0 : ops[k]->itemsize()};
+      fbuf.dims(stride, 1);
+    }
     for (size_t r = 0; r < nraw; ++r) fbuf.raw_desc(*raws[r]);
     run(*device, spec, sig, fbuf, total, bytes_per_element);
     return;

@@ -588,9 +588,7 @@ Term sum_unneeded(Term t, const LabelSet& keep, const Labels* other, Dtype cdt) 
   return Term{sum(t.x, Axes(axes), ReduceOptions().dtype(cdt)), left};
 }
 
-bool is_blas_dtype(Dtype d) {
-  return d == Dtype::kFloat32 || d == Dtype::kFloat64 || d == Dtype::kComplex64 || d == Dtype::kComplex128;
-}
+using linalg::detail::is_blas_dtype;
 
 // Contracts two operands; the result has the labels of either that `keep` names.
 Term contract_pair(Term a, Term b, const LabelSet& keep, const SizeMap& sizes, Dtype cdt) {

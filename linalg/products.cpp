@@ -58,27 +58,23 @@ bool batch_stride(const Array& a, int64_t* stride) {
   return true;
 }
 
-namespace {
-
 bool is_blas_dtype(Dtype d) {
   return d == Dtype::kFloat32 || d == Dtype::kFloat64 || d == Dtype::kComplex64 || d == Dtype::kComplex128;
 }
 
-// 1 and 0 of a BLAS dtype as host bytes (gemm's alpha and beta).
-struct ScalarBytes {
-  alignas(16) unsigned char bytes[16];
-};
 ScalarBytes scalar_of(Dtype dtype, double value) {
+  if (!is_blas_dtype(dtype)) throw TypeError(std::string("linalg: unsupported dtype ") + dtype_name(dtype));
+  kernels::ScalarValue v;
+  v.kind = WeakScalar::kFloat;
+  v.f = value;
+  v.c = value;
   ScalarBytes s{};
-  switch (dtype) {
-    case Dtype::kFloat32: { float v = static_cast<float>(value); std::memcpy(s.bytes, &v, sizeof v); break; }
-    case Dtype::kFloat64: { std::memcpy(s.bytes, &value, sizeof value); break; }
-    case Dtype::kComplex64: { std::complex<float> v(static_cast<float>(value)); std::memcpy(s.bytes, &v, sizeof v); break; }
-    case Dtype::kComplex128: { std::complex<double> v(value); std::memcpy(s.bytes, &v, sizeof v); break; }
-    default: throw TypeError(std::string("linalg: unsupported dtype ") + dtype_name(dtype));
-  }
+  kernels::store_scalar(v, dtype, s.bytes);
   return s;
 }
+
+namespace {
+
 
 // One gemm operand: column-major storage of the matrix or of its transpose.
 struct GemmOperand {
@@ -173,11 +169,8 @@ void gemm(const Array& a, const Array& b, const Array& out) {
 
 namespace {
 
+using linalg::detail::is_blas_dtype;
 using linalg::detail::product_compute_dtype;
-
-bool is_blas_dtype(Dtype d) {
-  return d == Dtype::kFloat32 || d == Dtype::kFloat64 || d == Dtype::kComplex64 || d == Dtype::kComplex128;
-}
 
 constexpr const char* kMatmulSig = "(n?,k),(k,m?)->(n?,m?)";
 

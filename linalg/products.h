@@ -103,6 +103,16 @@ bool column_major_ld(int64_t rows, int64_t cols, int64_t s_row, int64_t s_col, i
 // Batch stride in elements of a 3-D array (0 for a single, possibly broadcast, matrix).
 bool batch_stride(const Array& a, int64_t* stride);
 
+// float32, float64, complex64, complex128: the dtypes BLAS computes in.
+bool is_blas_dtype(Dtype d);
+
+// A real value of a BLAS dtype as host bytes (gemm's alpha and beta, fill
+// values); TypeError for other dtypes.
+struct ScalarBytes {
+  alignas(16) unsigned char bytes[16];
+};
+ScalarBytes scalar_of(Dtype dtype, double value);
+
 }  // namespace detail
 }  // namespace linalg
 }  // namespace kumo

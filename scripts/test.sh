@@ -34,8 +34,8 @@ echo "[test] C++ build and ctest with AddressSanitizer and UndefinedBehaviorSani
 # at run time (KUMO_HOST_CXX) are all instrumented; -fno-sanitize-recover
 # makes undefined behaviour fail the test. -O1 keeps the build and the run
 # quick. --as-needed: Debian's GCC links with it by default except when a
-# sanitizer is on, and without it the plugin would require the driver stub
-# libcuda.so.1 and not load on a machine without a driver.
+# sanitizer is on, and without it the plugin would require the CUDA driver
+# library libcuda.so.1 and not load on a machine without a driver.
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=OFF -DCMAKE_CXX_FLAGS="-O1 $san" \
   -DCMAKE_EXE_LINKER_FLAGS="$san -Wl,--as-needed" -DCMAKE_SHARED_LINKER_FLAGS="$san -Wl,--as-needed" \
