@@ -185,8 +185,8 @@ py::object apply_operator(const char* name, py::handle a, py::handle b, bool inp
   thread_local std::vector<kernels::UfuncOperand> ins(2);
   struct Clear {
     ~Clear() {
-      ins[0].array = Array();
-      ins[1].array = Array();
+      ins[0].set_array(Array());
+      ins[1].set_array(Array());
     }
   } clear;
   // Convert first: converting may run Python code that uses operators too.
@@ -280,13 +280,13 @@ void bind_kernels(py::module_& m) {
         for (py::handle h : ins) {
           kernels::UfuncOperand op;
           if (py::isinstance<Array>(h)) {
-            op.array = cast_array(h);
+            op.set_array(cast_array(h));
           } else if (is_python_scalar(h)) {
             op.is_scalar = true;
             op.scalar = to_scalar_value(h);
           } else {
             // A dtype stands for an array of that dtype.
-            op.array = Array::empty(Shape{}, to_dtype_required(h), host_device());
+            op.set_array(Array::empty(Shape{}, to_dtype_required(h), host_device()));
           }
           ops.push_back(op);
         }

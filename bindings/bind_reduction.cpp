@@ -85,7 +85,7 @@ Options make_options(py::handle dtype, const py::object& out, bool keepdims, py:
 }
 
 // NumPy returns the very object passed as out=.
-py::object result(const Array& r, const py::object& out) { return out.is_none() ? py::cast(r) : out; }
+py::object result(Array&& r, const py::object& out) { return out.is_none() ? new_ndarray(std::move(r)) : out; }
 
 using AxesFn = Array (*)(const Array&, const Axes&, const ReduceOptions&);
 using VarFn = Array (*)(const Array&, const Axes&, const VarOptions&);
@@ -109,8 +109,9 @@ void def_axes(const Binder& b, const char* name, const char* method, AxesFn fn, 
   auto impl = [fn](py::handle a, py::handle axis, py::handle dtype, py::object out, bool keepdims, py::handle initial,
                    py::handle where) {
     out = out_object(out);
+    Array storage;
     ReduceOptions o = make_options<ReduceOptions>(dtype, out, keepdims, initial, where);
-    return result(fn(to_array_required(a), to_axes(axis), o), out);
+    return result(fn(array_ref(a, &storage), to_axes(axis), o), out);
   };
   if (with_dtype && with_initial) {
     b.both(name, method, impl, py::arg("axis") = py::none(), py::arg("dtype") = py::none(),
@@ -144,11 +145,12 @@ void def_var(const Binder& b, const char* name, const char* method, VarFn fn) {
          [fn](py::handle a, py::handle axis, py::handle dtype, py::object out, double ddof, bool keepdims,
               py::handle where, py::handle mean, py::handle correction) {
            out = out_object(out);
+           Array storage;
            VarOptions o = make_options<VarOptions>(dtype, out, keepdims, py::none(), where);
            o.ddof(ddof);
            if (!correction.is_none()) o.correction(py::cast<double>(correction));
            if (!mean.is_none()) o.mean(to_array_required(mean));
-           return result(fn(to_array_required(a), to_axes(axis), o), out);
+           return result(fn(array_ref(a, &storage), to_axes(axis), o), out);
          },
          py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none(),
          py::arg("ddof") = 0.0, py::arg("keepdims") = false, py::kw_only(), py::arg("where") = true,
@@ -159,8 +161,9 @@ void def_arg(const Binder& b, const char* name, const char* method, ArgFn fn) {
   b.both(name, method,
          [fn](py::handle a, py::handle axis, py::object out, bool keepdims) {
            out = out_object(out);
+           Array storage;
            ReduceOptions o = make_options<ReduceOptions>(py::none(), out, keepdims, py::none(), Py_True);
-           return result(fn(to_array_required(a), to_single_axis(axis), o), out);
+           return result(fn(array_ref(a, &storage), to_single_axis(axis), o), out);
          },
          py::arg("axis") = py::none(), py::arg("out") = py::none(), py::kw_only(), py::arg("keepdims") = false);
 }
@@ -170,8 +173,9 @@ void def_scan(const Binder& b, const char* name, const char* method, ArgFn fn) {
   b.both(name, method,
          [fn](py::handle a, py::handle axis, py::handle dtype, py::object out) {
            out = out_object(out);
+           Array storage;
            ReduceOptions o = make_options<ReduceOptions>(dtype, out, false, py::none(), Py_True);
-           return result(fn(to_array_required(a), to_single_axis(axis), o), out);
+           return result(fn(array_ref(a, &storage), to_single_axis(axis), o), out);
          },
          py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none());
 }

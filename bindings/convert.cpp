@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cstring>
+#include <memory>
+#include <type_traits>
 
 #include "core/errors.h"
 
@@ -223,7 +225,7 @@ Array to_array_required(py::handle obj, Device* device) {
 kernels::UfuncOperand to_operand(py::handle obj) {
   kernels::UfuncOperand op;
   if (py::isinstance<Array>(obj)) {
-    op.array = py::cast<Array>(obj);
+    op.set_array(py::cast<Array>(obj));
     return op;
   }
   if (is_python_scalar(obj)) {
@@ -231,7 +233,7 @@ kernels::UfuncOperand to_operand(py::handle obj) {
     op.scalar = to_scalar_value(obj);
     return op;
   }
-  op.array = to_array_required(obj);
+  op.set_array(to_array_required(obj));
   return op;
 }
 
@@ -257,11 +259,38 @@ py::object view_base(py::handle array) {
   return result ? py::reinterpret_steal<py::object>(result) : py::none();
 }
 
-py::object wrap_array(const Array& result, py::handle self) {
-  py::object obj = py::cast(result);
+PyTypeObject* ndarray_type() {
+  static PyTypeObject* const type = py::detail::get_type_info(typeid(Array))->type;
+  return type;
+}
+
+const Array& array_ref(py::handle obj, Array* storage) {
+  if (const Array* a = ndarray_value(obj.ptr())) return *a;
+  *storage = to_array_required(obj);
+  return *storage;
+}
+
+py::object new_ndarray(Array&& a) {
+  using Holder = std::unique_ptr<Array>;
+  static_assert(std::is_same_v<py::class_<Array>::holder_type, Holder>, "ndarray's holder changed");
+  auto owned = std::make_unique<Array>(std::move(a));
+  py::object obj = py::reinterpret_steal<py::object>(py::detail::make_new_instance(ndarray_type()));
+  if (!obj) throw py::error_already_set();
+  auto* inst = reinterpret_cast<py::detail::instance*>(obj.ptr());
+  py::detail::value_and_holder v_h = inst->get_value_and_holder();
+  v_h.value_ptr() = owned.get();
+  new (std::addressof(v_h.holder<Holder>())) Holder(std::move(owned));
+  v_h.set_holder_constructed();
+  inst->owned = true;
+  return obj;
+}
+
+py::object wrap_array(Array result, py::handle self) {
+  const Memory* memory = result.memory().get();
+  py::object obj = new_ndarray(std::move(result));
   if (self && py::isinstance<Array>(self)) {
     const Array& s = py::cast<const Array&>(self);
-    if (s.memory() == result.memory() && result.memory()) {
+    if (memory && s.memory().get() == memory) {
       py::object base = view_base(self);
       if (PyObject_SetAttr(obj.ptr(), base_attr_name(), base.is_none() ? self.ptr() : base.ptr()) < 0)
         throw py::error_already_set();

@@ -43,8 +43,40 @@ py::array to_numpy(const Array& a, py::handle owner);
 // A new array (on `device`) holding a copy of a NumPy array.
 Array from_numpy(py::array arr, Device& device);
 
+// The C++ object inside a pybind11 instance of a type bound to T, or null
+// when none was constructed. The simple layout (one bound type, no multiple
+// inheritance: ndarray and ufunc) keeps the value pointer in the instance
+// itself; the general lookup searches pybind11's type table.
+template <class T>
+T* instance_value(PyObject* o) {
+  auto* inst = reinterpret_cast<py::detail::instance*>(o);
+  if (inst->simple_layout)
+    return inst->simple_holder_constructed ? static_cast<T*>(inst->simple_value_holder[0]) : nullptr;
+  py::detail::value_and_holder vh = inst->get_value_and_holder();
+  return vh.holder_constructed() ? vh.template value_ptr<T>() : nullptr;
+}
+
+// The Python type kumo.ndarray.
+PyTypeObject* ndarray_type();
+// The Array inside a kumo.ndarray (or subclass) instance, or null for any
+// other object: py::isinstance and py::cast without their type-table searches.
+inline const Array* ndarray_value(PyObject* o) {
+  PyTypeObject* t = Py_TYPE(o);
+  if (t != ndarray_type() && !PyType_IsSubtype(t, ndarray_type())) return nullptr;
+  return instance_value<Array>(o);
+}
+// The Array of a kumo.ndarray without copying it, or `obj` converted (as
+// to_array_required does) into *storage.
+const Array& array_ref(py::handle obj, Array* storage);
+
+// A new kumo.ndarray owning `a`: what py::cast(std::move(a)) makes, without
+// entering the C++ pointer in pybind11's table of registered instances.
+// That table maps C++ addresses back to their Python objects, which only
+// bindings returning Array references or pointers need (none does), and its
+// insert and erase cost about as much as a 10-element kernel.
+py::object new_ndarray(Array&& a);
 // Wraps a result: views of `self` get `base` set as NumPy does.
-py::object wrap_array(const Array& result, py::handle self);
+py::object wrap_array(Array result, py::handle self);
 // The array a view was taken from (NumPy's .base), or None.
 py::object view_base(py::handle array);
 // ndarray.__getitem__ (basic and integer indexing in C++).

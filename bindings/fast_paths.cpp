@@ -29,30 +29,12 @@ using kernels::UfuncOperand;
 
 PyTypeObject* g_ndarray = nullptr;
 
-// The C++ object inside a pybind11 instance. The simple layout (one bound
-// type, no multiple inheritance: ndarray and ufunc) keeps the value pointer
-// in the instance itself; the general lookup searches pybind11's type table.
-template <class T>
-T* instance_value(PyObject* o) {
-  auto* inst = reinterpret_cast<py::detail::instance*>(o);
-  if (inst->simple_layout)
-    return inst->simple_holder_constructed ? static_cast<T*>(inst->simple_value_holder[0]) : nullptr;
-  py::detail::value_and_holder vh = inst->get_value_and_holder();
-  return vh.holder_constructed() ? vh.template value_ptr<T>() : nullptr;
-}
-
-// The Array inside a kumo.ndarray instance (exact type or subclass), or null.
-const Array* array_of(PyObject* o) {
-  PyTypeObject* t = Py_TYPE(o);
-  if (t != g_ndarray && !PyType_IsSubtype(t, g_ndarray)) return nullptr;
-  return instance_value<Array>(o);
-}
-
-// An operand the fast path handles (a kumo array or a Python scalar).
+// An operand the fast path handles (a kumo array or a Python scalar). An
+// array operand refers to the Array inside `o`, which the caller's reference
+// keeps alive for the call.
 bool fast_operand(PyObject* o, UfuncOperand* op) {
-  if (const Array* a = array_of(o)) {
-    op->is_scalar = false;
-    op->array = *a;
+  if (const Array* a = ndarray_value(o)) {
+    *op = UfuncOperand(*a);
     return true;
   }
   if (is_python_scalar(o)) {
@@ -100,9 +82,7 @@ BinaryOp g_ops[kNumOps] = {
 };
 
 // The result as a new Python object.
-PyObject* to_python(Array&& result) {
-  return py::cast(std::move(result), py::return_value_policy::move).release().ptr();
-}
+PyObject* to_python(Array&& result) { return new_ndarray(std::move(result)).release().ptr(); }
 
 // Runs the C++ call and returns its result as a new object, or null (with
 // no Python error set) when it threw: the caller then hands the operation
@@ -128,7 +108,7 @@ PyObject* call_one(const Ufunc& u, const UfuncOperand* ops, int n, Array out = A
 PyObject* binary(const BinaryOp& op, PyObject* a, PyObject* b) {
   // Python calls the slot for `a + b` with the operands in order, whichever
   // of them is the kumo array; the slow path is that one's (r)method.
-  const bool a_is_array = array_of(a) != nullptr;
+  const bool a_is_array = ndarray_value(a) != nullptr;
   UfuncOperand ops[2];
   if (fast_operand(a, &ops[0]) && fast_operand(b, &ops[1]))
     if (PyObject* r = call_one(*op.u, ops, 2)) return r;
@@ -137,7 +117,7 @@ PyObject* binary(const BinaryOp& op, PyObject* a, PyObject* b) {
 
 PyObject* inplace(const BinaryOp& op, PyObject* a, PyObject* b) {
   UfuncOperand ops[2];
-  const Array* target = array_of(a);
+  const Array* target = ndarray_value(a);
   if (target && fast_operand(a, &ops[0]) && fast_operand(b, &ops[1])) {
     PyObject* done = try_fast([&] {
       Array out = *target;
@@ -166,7 +146,7 @@ PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
   if (Py_TYPE(b) == &PyLong_Type) {
     int overflow = 0;
     if (PyLong_AsLongAndOverflow(b, &overflow) == 2 && !overflow) {
-      if (const Array* x = array_of(a)) {
+      if (const Array* x = ndarray_value(a)) {
         static const Ufunc& square = builtin_ufunc("square");
         const UfuncOperand ops[1] = {*x};
         if (PyObject* r = call_one(square, ops, 1)) return r;
@@ -203,8 +183,8 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int opid) {
 // `a @ b` of two matrices straight to the C++ matmul (GEMM); stacks, 1-d
 // operands and anything else take the Python method (its batched paths).
 PyObject* matmul_slot(PyObject* a, PyObject* b) {
-  const Array* x = array_of(a);
-  const Array* y = array_of(b);
+  const Array* x = ndarray_value(a);
+  const Array* y = ndarray_value(b);
   if (x && y && x->ndim() == 2 && y->ndim() == 2)
     if (PyObject* r = try_fast([&] { return to_python(kumo::matmul(*x, *y)); })) return r;
   return x ? call_method(a, "__matmul__", b) : call_method(b, "__rmatmul__", a);
@@ -232,7 +212,7 @@ PyObject* ufunc_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
         Array outs[kernels::kMaxUfuncOperands];
         u->call_into(ops, static_cast<int>(n), outs, std::nullopt, Casting::kSameKind);
         py::tuple t(u->nout());
-        for (int i = 0; i < u->nout(); ++i) t[i] = py::cast(std::move(outs[i]), py::return_value_policy::move);
+        for (int i = 0; i < u->nout(); ++i) t[i] = new_ndarray(std::move(outs[i]));
         return t.release().ptr();
       });
       if (r) return r;

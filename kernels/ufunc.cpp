@@ -31,7 +31,7 @@ std::string dtype_list(const UfuncOperand* inputs, int n) {
       static const char* names[] = {"bool", "int", "float", "complex"};
       s += std::string("<class '") + names[static_cast<int>(inputs[i].scalar.kind)] + "'>";
     } else {
-      s += std::string("dtype('") + dtype_name(inputs[i].array.dtype()) + "')";
+      s += std::string("dtype('") + dtype_name(inputs[i].array().dtype()) + "')";
     }
   }
   if (n == 1) s += ",";
@@ -103,7 +103,7 @@ int Ufunc::resolve(const UfuncOperand* inputs, int n_inputs, std::optional<Dtype
       const UfuncOperand& op = inputs[i];
       if (op.is_scalar) {
         if (!weak_fits_kind(op.scalar.kind, l.types[i]) && rule != Casting::kUnsafe) return false;
-      } else if (!can_cast(op.array.dtype(), l.types[i], rule)) {
+      } else if (!can_cast(op.array().dtype(), l.types[i], rule)) {
         return false;
       }
     }
@@ -131,7 +131,7 @@ int Ufunc::resolve(const UfuncOperand* inputs, int n_inputs, std::optional<Dtype
         if (!have_weak || op.scalar.kind > top) top = op.scalar.kind;
         have_weak = true;
       } else {
-        r = have_strong ? promote_types(r, op.array.dtype()) : op.array.dtype();
+        r = have_strong ? promote_types(r, op.array().dtype()) : op.array().dtype();
         have_strong = true;
       }
     }
@@ -264,9 +264,9 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
   Device* device = nullptr;
   for (int i = 0; i < n_inputs; ++i)
     if (const UfuncOperand& op = inputs[i]; !op.is_scalar) {
-      if (!device) device = &op.array.device();
-      else if (&op.array.device() != device)
-        throw DeviceError("arrays are on different devices: " + device->name() + " and " + op.array.device().name() +
+      if (!device) device = &op.array().device();
+      else if (&op.array().device() != device)
+        throw DeviceError("arrays are on different devices: " + device->name() + " and " + op.array().device().name() +
                           "; move one with to_device() first");
     }
   for (int i = 0; i < nout_; ++i)
@@ -290,14 +290,14 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
       converted[i] = scalar_to_array(op.scalar, l.types[i], *device);
       ins[i] = &converted[i];
     } else {
-      if (!can_cast(op.array.dtype(), l.types[i], casting))
+      if (!can_cast(op.array().dtype(), l.types[i], casting))
         throw CastingError("Cannot cast ufunc '" + name_ + "' input " + std::to_string(i) + " from dtype('" +
-                           dtype_name(op.array.dtype()) + "') to dtype('" + dtype_name(l.types[i]) +
+                           dtype_name(op.array().dtype()) + "') to dtype('" + dtype_name(l.types[i]) +
                            "') with casting rule '" + casting_name(casting) + "'");
-      if (op.array.dtype() == l.types[i]) {
-        ins[i] = &op.array;
+      if (op.array().dtype() == l.types[i]) {
+        ins[i] = &op.array();
       } else {
-        converted[i] = op.array.astype(l.types[i]);
+        converted[i] = op.array().astype(l.types[i]);
         ins[i] = &converted[i];
       }
     }

@@ -40,16 +40,31 @@ void store_scalar(const ScalarValue& v, Dtype dtype, void* dst);
 Array scalar_to_array(const ScalarValue& v, Dtype dtype, Device& device);
 
 // One input of a ufunc call: an array, or a scalar taking part as a weak
-// operand (NEP 50).
-struct UfuncOperand {
+// operand (NEP 50). An operand made from an lvalue Array refers to it (the
+// caller keeps it alive for the call, as every call site does); one made
+// from a temporary owns it. Referring saves the shared-pointer reference
+// count updates, atomic operations that cost as much as a small kernel.
+class UfuncOperand {
+ public:
   bool is_scalar = false;
-  Array array;
   ScalarValue scalar;
 
   UfuncOperand() = default;
-  UfuncOperand(const Array& a) : array(a) {}  // NOLINT: an array is an operand
-  UfuncOperand(Array&& a) : array(std::move(a)) {}  // NOLINT
+  UfuncOperand(const Array& a) : ref_(&a) {}                // NOLINT: an array is an operand
+  UfuncOperand(Array&& a) : owned_(std::move(a)) {}         // NOLINT
   UfuncOperand(const ScalarValue& s) : is_scalar(true), scalar(s) {}  // NOLINT
+
+  const Array& array() const { return ref_ ? *ref_ : owned_; }
+  // Makes this operand own `a` (an array operand).
+  void set_array(Array a) {
+    owned_ = std::move(a);
+    ref_ = nullptr;
+    is_scalar = false;
+  }
+
+ private:
+  Array owned_;
+  const Array* ref_ = nullptr;  // set: the operand is *ref_, owned_ is unused
 };
 
 // The most operands (inputs plus outputs) a ufunc has; the call path keeps

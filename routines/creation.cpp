@@ -231,12 +231,12 @@ std::pair<Array, Array> linspace_with_step(const Operand& start, const Operand& 
   std::vector<WeakScalar> weak{WeakScalar::kFloat};
   for (const Operand* o : {&start, &stop}) {
     if (o->is_scalar) weak.push_back(o->scalar.kind);
-    else strong.push_back(o->array.dtype());
+    else strong.push_back(o->array().dtype());
   }
   const Dtype dt = result_type(strong, weak);
-  Device& dev = !start.is_scalar ? start.array.device() : !stop.is_scalar ? stop.array.device() : device;
+  Device& dev = !start.is_scalar ? start.array().device() : !stop.is_scalar ? stop.array().device() : device;
   auto bound = [&](const Operand& o) {
-    return o.is_scalar ? kernels::scalar_to_array(o.scalar, dt, dev) : o.array.astype(dt, Order::kK, false);
+    return o.is_scalar ? kernels::scalar_to_array(o.scalar, dt, dev) : o.array().astype(dt, Order::kK, false);
   };
   Array lo = bound(start), hi = bound(stop);
   Array delta = subtract(hi, lo);

@@ -290,17 +290,17 @@ Array where(const Array& condition, const Operand& x, const Operand& y) {
   std::vector<WeakScalar> weak;
   for (const Operand* v : {&x, &y}) {
     if (v->is_scalar) weak.push_back(v->scalar.kind);
-    else strong.push_back(v->array.dtype());
+    else strong.push_back(v->array().dtype());
   }
   // Two lone scalars take their default dtypes (int64, float64, ...).
   const Dtype dt = result_type(strong, weak);
   std::vector<const Array*> ptrs{&condition};
   for (const Operand* v : {&x, &y})
-    if (!v->is_scalar) ptrs.push_back(&v->array);
+    if (!v->is_scalar) ptrs.push_back(&v->array());
   check_same_device(ptrs);
   Device& device = condition.device();
   auto operand = [&](const Operand& v) {
-    return v.is_scalar ? weak_scalar_array(v.scalar, dt, device) : v.array.astype(dt, Order::kK, false);
+    return v.is_scalar ? weak_scalar_array(v.scalar, dt, device) : v.array().astype(dt, Order::kK, false);
   };
   return kernels::call_elementwise(where_spec(), {condition, operand(x), operand(y)}, {Array()})[0];
 }

@@ -71,11 +71,11 @@ void check_power(const UfuncOperand* in, std::optional<Dtype> dtype) {
     negative = scalar_negative(y.scalar);
     bool above;
     // An exponent below an integer array's range is an OverflowError raised by the plain call.
-    if (negative && !x.is_scalar && is_integer(x.array.dtype()) && !int_fits(y.scalar, x.array.dtype(), &above))
+    if (negative && !x.is_scalar && is_integer(x.array().dtype()) && !int_fits(y.scalar, x.array().dtype(), &above))
       negative = false;
-  } else if (!y.is_scalar && kind(y.array.dtype()) == DtypeKind::kSigned && y.array.size() > 0) {
+  } else if (!y.is_scalar && kind(y.array().dtype()) == DtypeKind::kSigned && y.array().size() > 0) {
     static const BuiltinUfunc& less = builtin_ufunc("less");
-    const UfuncOperand ops[2] = {y.array, ScalarValue()};
+    const UfuncOperand ops[2] = {y.array(), ScalarValue()};
     Array is_negative;
     less.kernels::Ufunc::call_into(ops, 2, &is_negative, std::nullopt, Casting::kSameKind);
     negative = any_true(is_negative);
@@ -85,10 +85,10 @@ void check_power(const UfuncOperand* in, std::optional<Dtype> dtype) {
   if (dtype) {
     rt = *dtype;
   } else {
-    std::vector<Dtype> strong{x.is_scalar ? default_dtype(x.scalar.kind) : x.array.dtype()};
+    std::vector<Dtype> strong{x.is_scalar ? default_dtype(x.scalar.kind) : x.array().dtype()};
     std::vector<WeakScalar> weak;
     if (y.is_scalar) weak.push_back(y.scalar.kind);
-    else strong.push_back(y.array.dtype());
+    else strong.push_back(y.array().dtype());
     rt = result_type(strong, weak);
   }
   if (is_int_like(rt)) throw ValueError("Integers to negative integer powers are not allowed.");
@@ -111,8 +111,8 @@ void BuiltinUfunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* ou
       // NumPy converts both operands to double (instead of OverflowError).
       for (int i = 0; i < 2; ++i) {
         const UfuncOperand &arr = inputs[i], &sc = inputs[1 - i];
-        if (arr.is_scalar || !is_int_like(arr.array.dtype()) || !is_python_int(sc)) continue;
-        Dtype range = arr.array.dtype() == Dtype::kBool ? Dtype::kInt64 : arr.array.dtype();
+        if (arr.is_scalar || !is_int_like(arr.array().dtype()) || !is_python_int(sc)) continue;
+        Dtype range = arr.array().dtype() == Dtype::kBool ? Dtype::kInt64 : arr.array().dtype();
         bool above;
         if (!int_fits(sc.scalar, range, &above)) {
           UfuncOperand ops[2] = {inputs[0], inputs[1]};
@@ -134,10 +134,10 @@ void BuiltinUfunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* ou
       if (x.is_scalar == y.is_scalar) break;
       const bool scalar_first = x.is_scalar;
       const UfuncOperand &arr = scalar_first ? y : x, &sc = scalar_first ? x : y;
-      if (!is_int_like(arr.array.dtype())) break;
+      if (!is_int_like(arr.array().dtype())) break;
       if (sc.scalar.kind == WeakScalar::kInt) {
         bool above;
-        if (!int_fits(sc.scalar, arr.array.dtype(), &above)) {
+        if (!int_fits(sc.scalar, arr.array().dtype(), &above)) {
           // Every element lies on one side of the scalar: the answer is a
           // constant, computed on stand-in values (scalar 1 above, 0 below).
           int a = above ? 0 : 1, s = above ? 1 : 0;
@@ -147,13 +147,13 @@ void BuiltinUfunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* ou
                           : n == "less_equal" ? l <= r : n == "greater" ? l > r : l >= r;
           static const BuiltinUfunc& eq = builtin_ufunc("equal");
           static const BuiltinUfunc& ne = builtin_ufunc("not_equal");
-          const UfuncOperand ops[2] = {arr.array, arr.array};
+          const UfuncOperand ops[2] = {arr.array(), arr.array()};
           return plain(constant ? eq : ne, ops);
         }
       } else if (sc.scalar.kind == WeakScalar::kFloat || sc.scalar.kind == WeakScalar::kComplex) {
         // A Python float or complex against integers compares in float64/complex128.
         Dtype d = sc.scalar.kind == WeakScalar::kFloat ? Dtype::kFloat64 : Dtype::kComplex128;
-        Array s = strong_scalar(sc.scalar, d, arr.array.device());
+        Array s = strong_scalar(sc.scalar, d, arr.array().device());
         const UfuncOperand ops[2] = {scalar_first ? UfuncOperand(s) : arr, scalar_first ? arr : UfuncOperand(s)};
         return plain(*this, ops);
       }
@@ -169,14 +169,14 @@ void BuiltinUfunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* ou
       for (int i = 0; i < n_inputs; ++i) {
         const UfuncOperand& op = inputs[i];
         if (op.is_scalar) weak.push_back(op.scalar.kind);
-        else strong.push_back(op.array.dtype());
+        else strong.push_back(op.array().dtype());
       }
       bool all_int = !strong.empty();
       for (Dtype d : strong) all_int = all_int && is_int_like(d);
       if (!all_int) break;
       Dtype common = result_type(strong, weak);
       Dtype dts[2];
-      for (int i = 0; i < 2; ++i) dts[i] = inputs[i].is_scalar ? common : inputs[i].array.dtype();
+      for (int i = 0; i < 2; ++i) dts[i] = inputs[i].is_scalar ? common : inputs[i].array().dtype();
       if (!is_int_like(dts[0]) || !is_int_like(dts[1])) break;
       for (size_t k = 0; k < loops().size(); ++k) {
         const kernels::UfuncLoop& l = loops()[k];

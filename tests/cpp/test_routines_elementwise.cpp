@@ -149,3 +149,18 @@ TEST(RoutinesInterop, VectorsRoundTrip) {
   EXPECT_THROW(a.item<double>(), ValueError);
   EXPECT_EQ(scalar_array(7).item<int>(), 7);
 }
+
+TEST(RoutinesElementwise, OperandRefersToLvaluesAndOwnsTemporaries) {
+  Array a = f32({1, 2, 3});
+  kernels::UfuncOperand borrowed(a);
+  EXPECT_EQ(&borrowed.array(), &a);
+  kernels::UfuncOperand owned(a.copy());
+  EXPECT_NE(&owned.array(), &a);
+  kernels::UfuncOperand copy = owned;  // a copy owns its own Array
+  EXPECT_NE(&copy.array(), &owned.array());
+  EXPECT_EQ(copy.array().to_vector<float>(), (std::vector<float>{1, 2, 3}));
+  copy.set_array(f32({4}));
+  EXPECT_FALSE(copy.is_scalar);
+  EXPECT_EQ(copy.array().to_vector<float>(), std::vector<float>{4});
+  EXPECT_EQ(owned.array().to_vector<float>(), (std::vector<float>{1, 2, 3}));
+}

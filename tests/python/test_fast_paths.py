@@ -162,3 +162,24 @@ def test_matmul_operator(shapes, dtype):
 def test_matmul_operator_shape_error():
     with pytest.raises(ValueError):
         kumo.ones((2, 3)) @ kumo.ones((2, 3))
+
+
+def test_results_free_their_memory_when_dropped():
+    # Results of the fast paths are made outside pybind11's instance table;
+    # dropping them must still give their memory back to the pool.
+    pool = kumo.get_default_memory_pool()
+    a = kumo.ones(1 << 16)
+    before = pool.used_bytes()
+    results = [a + a, a * 2.0, kumo.add(a, a), a.sum(), a[1:5], a < 1.0]
+    assert pool.used_bytes() > before
+    del results
+    assert pool.used_bytes() == before
+
+
+def test_view_results_keep_their_base():
+    a = kumo.arange(10.0)
+    v = a[2:8]
+    w = v[1:3]
+    assert v.base is a and w.base is a
+    del a
+    numpy.testing.assert_array_equal(kumo.asnumpy(w), [3.0, 4.0])
