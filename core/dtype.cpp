@@ -36,6 +36,13 @@ constexpr std::array<DtypeInfo, kNumDtypes> kInfo = {{
     {"complex128", "complex128", 16, DtypeKind::kComplex, 'D'},
 }};
 
+constexpr bool itemsizes_agree() {
+  for (int i = 0; i < kNumDtypes; ++i)
+    if (kInfo[i].itemsize != itemsize(static_cast<Dtype>(i))) return false;
+  return true;
+}
+static_assert(itemsizes_agree(), "itemsize() in dtype.h disagrees with the dtype table");
+
 const DtypeInfo& info(Dtype d) { return kInfo[static_cast<size_t>(d)]; }
 
 Dtype signed_of_size(size_t bytes) {
@@ -97,7 +104,6 @@ const PromotionTable& promotion_table() {
 
 }  // namespace
 
-size_t itemsize(Dtype d) { return info(d).itemsize; }
 DtypeKind kind(Dtype d) { return info(d).kind; }
 char kind_char(Dtype d) {
   static const char k[] = {'b', 'u', 'i', 'f', 'c'};
@@ -162,6 +168,7 @@ Dtype promote_types(Dtype a, Dtype b) {
 }
 
 bool can_cast(Dtype from, Dtype to, Casting casting) {
+  if (from == to) return true;
   switch (casting) {
     case Casting::kNo:
     case Casting::kEquiv:

@@ -36,7 +36,11 @@ enum class Casting : uint8_t { kNo, kEquiv, kSafe, kSameKind, kUnsafe };
 // Kind of a Python scalar taking part in promotion as a "weak" operand.
 enum class WeakScalar : uint8_t { kBool, kInt, kFloat, kComplex };
 
-size_t itemsize(Dtype dtype);
+// Inline: asked on every array operation, often several times.
+constexpr size_t itemsize(Dtype dtype) {
+  constexpr unsigned char kSizes[kNumDtypes] = {1, 1, 1, 2, 2, 4, 4, 8, 8, 2, 4, 8, 8, 16};
+  return kSizes[static_cast<int>(dtype)];
+}
 DtypeKind kind(Dtype dtype);
 char kind_char(Dtype dtype);          // NumPy's dtype.kind letter
 char type_char(Dtype dtype);          // NumPy's dtype.char ('?', 'b', 'B', 'h', ... 'D')

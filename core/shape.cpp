@@ -53,12 +53,6 @@ std::string Dims::to_string() const {
   return s + ")";
 }
 
-int64_t shape_size(const Shape& shape) {
-  int64_t n = 1;
-  for (int64_t d : shape) n *= d;
-  return n;
-}
-
 Strides c_strides(const Shape& shape, int64_t itemsize) {
   Strides s(shape.size());
   int64_t acc = itemsize;
@@ -77,17 +71,6 @@ Strides f_strides(const Shape& shape, int64_t itemsize) {
     acc *= std::max<int64_t>(shape[i], 1);
   }
   return s;
-}
-
-bool is_c_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize) {
-  if (shape_size(shape) == 0) return true;
-  int64_t expected = itemsize;
-  for (int i = shape.size() - 1; i >= 0; --i) {
-    if (shape[i] == 1) continue;
-    if (strides[i] != expected) return false;
-    expected *= shape[i];
-  }
-  return true;
 }
 
 bool is_f_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize) {

@@ -47,7 +47,14 @@ class Dims {
   const int64_t* begin() const { return v_; }
   const int64_t* end() const { return v_ + n_; }
 
-  bool operator==(const Dims& o) const { return n_ == o.n_ && std::memcmp(v_, o.v_, sizeof(int64_t) * n_) == 0; }
+  // A loop, not memcmp: shapes have a few extents, and the library call
+  // costs more than comparing them.
+  bool operator==(const Dims& o) const {
+    if (n_ != o.n_) return false;
+    for (int i = 0; i < n_; ++i)
+      if (v_[i] != o.v_[i]) return false;
+    return true;
+  }
   bool operator!=(const Dims& o) const { return !(*this == o); }
 
   std::vector<int64_t> to_vector() const { return std::vector<int64_t>(v_, v_ + n_); }
@@ -63,12 +70,27 @@ using Shape = Dims;
 using Strides = Dims;  // in bytes; may be negative or zero
 
 // Product of the extents (1 for a 0-d shape).
-int64_t shape_size(const Shape& shape);
+inline int64_t shape_size(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
 // Strides of a C- or F-ordered array of this shape.
 Strides c_strides(const Shape& shape, int64_t itemsize);
 Strides f_strides(const Shape& shape, int64_t itemsize);
 // NumPy's flags: contiguity ignores extents of size 1, and empty arrays are both.
-bool is_c_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize);
+inline bool is_c_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize) {
+  int64_t expected = itemsize;
+  bool empty = false;
+  bool contiguous = true;
+  for (int i = shape.size() - 1; i >= 0; --i) {
+    empty |= shape[i] == 0;
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) contiguous = false;
+    expected *= shape[i];
+  }
+  return contiguous || empty;
+}
 bool is_f_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize);
 
 // numpy.broadcast_shapes; throws ValueError naming the shapes.

@@ -160,9 +160,10 @@ std::vector<UfuncRow> build_rows() {
   t.unary_float("exp2", "exp2", true, "Calculate 2**p for all p in the input array.");
   t.unary_float("expm1", "expm1", true, "Calculate exp(x) - 1 for all elements in the array.");
   t.row("log", 1, 1, same(kFloats + kComplex, 1), "out0 = log(in0)", "",
-        {{"f->f", "out0 = kumo::vlogf(in0)"}, {"e->e", "out0 = (float16)kumo::vlogf((float)in0)"}},
+        {{"f->f", "out0 = kumo::vlogf(in0)"}, {"e->e", "out0 = (float16)kumo::vlogf((float)in0)"},
+         {"d->d", "out0 = kumo::vlog(in0)"}},
         "Natural logarithm, element-wise.")
-      // As exp: the branch-free vlogf vectorizes once its selects may be blends.
+      // As exp: the branch-free vlogf and vlog vectorize once their selects may be blends.
       .preamble = "#if !defined(__CUDACC_RTC__) && defined(__GNUC__) && !defined(__clang__)\n"
                   "#pragma GCC optimize(\"no-trapping-math\")\n#endif\n";
   t.unary_float("log2", "log2", true, "Base-2 logarithm of x.");

@@ -34,8 +34,8 @@
 //   negative positive absolute sign conjugate reciprocal square maximum
 //   minimum fmax fmin gcd lcm heaviside logaddexp logaddexp2 deg2rad radians
 //   rad2deg degrees spacing left_shift right_shift invert bitwise_and/or/xor
-//   logical_and/or/xor/not angle real imag; vexpf, vlogf (vectorisable host
-//   expf, logf).
+//   logical_and/or/xor/not angle real imag; vexpf, vlogf, vlog (vectorisable
+//   host expf, logf, log).
 #ifndef KUMO_PRELUDE_H_
 #define KUMO_PRELUDE_H_
 
@@ -1558,6 +1558,47 @@ KUMO_FN float vlogf(float x) {
   r = x == 0.0f ? -limits<float>::infinity() : r;
   r = x < 0.0f ? limits<float>::quiet_NaN() : r;
   return x != x ? x : r;
+#endif
+}
+}  // namespace kumo
+
+// Branch-free float64 natural logarithm for the host (vectorizes where the C
+// library's log is a call per element). x = 2^e * (1 + f) with 1 + f in
+// [sqrt(1/2), sqrt(2)); with s = f / (2 + f), log(1 + f) = 2 atanh(s) =
+// f - f^2/2 + s (f^2/2 + R(s^2)), R a minimax polynomial (fdlibm's published
+// coefficients), and e * log(2) added in a high part exact in double and a
+// low part: within 1 ulp. Subnormal inputs are scaled by 2^54 first. On CUDA
+// the builtin log is used.
+namespace kumo {
+KUMO_FN double vlog(double x) {
+#if defined(__CUDA_ARCH__) || defined(__CUDACC_RTC__)
+  return ::log(x);
+#else
+  const bool subnormal = x < 2.2250738585072014e-308;  // also 0 and negatives, replaced below
+  const double xs = subnormal ? x * 18014398509481984.0 : x;  // 2^54
+  const uint64_t u = detail::d2u(xs);
+  // The exponent as a double, made from the bits (2^52 + bits - 2^52 - bias):
+  // AVX2 has no int64-to-double conversion, which would stop vectorization.
+  double de = detail::u2d((u >> 52) | 0x4330000000000000ull) - 4503599627371519.0;
+  de = subnormal ? de - 54.0 : de;
+  double m = detail::u2d((u & 0x000fffffffffffffull) | 0x3ff0000000000000ull);  // [1, 2)
+  const bool high = m > 1.4142135623730951;
+  m = high ? m * 0.5 : m;
+  de = high ? de + 1.0 : de;
+  const double f = m - 1.0;  // exact
+  const double s = f / (2.0 + f);
+  const double z = s * s;
+  const double w = z * z;
+  const double odd = w * (3.999999999940941908e-01 + w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+  const double even = z * (6.666666666666735130e-01 +
+                           w * (2.857142874366239149e-01 + w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
+  const double r = odd + even;
+  const double half_f2 = 0.5 * f * f;
+  double y = de * 6.93147180369123816490e-01 - ((half_f2 - (s * (half_f2 + r) + de * 1.90821492927058770002e-10)) - f);
+  y = x == limits<double>::infinity() ? x : y;
+  y = x == 0.0 ? -limits<double>::infinity() : y;
+  y = x < 0.0 ? limits<double>::quiet_NaN() : y;
+  return x != x ? x : y;
 #endif
 }
 }  // namespace kumo

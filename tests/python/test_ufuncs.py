@@ -788,3 +788,17 @@ def test_divide_types():
     int_loops = [t for t in k if t[0] not in "efdFD"]
     assert all(t.endswith("->d") for t in int_loops)
     assert [t[0] for t in int_loops] == list("?bBhHiIlL")
+
+
+@pytest.mark.parametrize("dtype", ["f", "d"])
+def test_log_over_the_whole_range_within_one_ulp(dtype):
+    # log of float32/float64 is kumo's own branch-free code on the host
+    # (vlogf, vlog): every exponent, subnormals, and values next to 1.
+    rng = numpy.random.default_rng(7)
+    bits = {"f": numpy.uint32, "d": numpy.uint64}[dtype]
+    width = numpy.dtype(bits).itemsize * 8
+    x = (rng.integers(0, 2 ** (width - 1) - 1, 200000, dtype=numpy.uint64).astype(bits)).view(dtype)
+    x = x[numpy.isfinite(x)]
+    near_one = 1 + numpy.linspace(-0.3, 0.42, 20001).astype(dtype)
+    x = numpy.concatenate([x, near_one, numpy.nextafter(numpy.ones(4, dtype), [0, 2, 0, 2])])
+    assert_within_ulp(kumo.asnumpy(kumo.log(kumo.asarray(x))), numpy.log(x), maxulp=1)
