@@ -1525,6 +1525,18 @@ KUMO_FN float vexpf(float x) {
 // parts so the sum stays exact; within 1 ulp on this range. Subnormal inputs
 // are scaled by 2^23 first. On CUDA the builtin logf is already fast.
 namespace kumo {
+namespace detail {
+// log's results where the reduction does not apply, as selects (not
+// branches) so the loops around vlogf and vlog still vectorize.
+template <class T>
+KUMO_FN T log_special_values(T x, T reduced) {
+  T r = x == limits<T>::infinity() ? x : reduced;
+  r = x == T(0) ? -limits<T>::infinity() : r;
+  r = x < T(0) ? limits<T>::quiet_NaN() : r;
+  return x != x ? x : r;
+}
+}  // namespace detail
+
 KUMO_FN float vlogf(float x) {
 #if defined(__CUDA_ARCH__) || defined(__CUDACC_RTC__)
   return ::logf(x);
@@ -1554,10 +1566,7 @@ KUMO_FN float vlogf(float x) {
   y = y - 0.5f * z;
   float r = f + y;
   r = r + fe * 0.693359375f;
-  r = x == limits<float>::infinity() ? x : r;
-  r = x == 0.0f ? -limits<float>::infinity() : r;
-  r = x < 0.0f ? limits<float>::quiet_NaN() : r;
-  return x != x ? x : r;
+  return detail::log_special_values(x, r);
 #endif
 }
 }  // namespace kumo
@@ -1595,10 +1604,7 @@ KUMO_FN double vlog(double x) {
   const double r = odd + even;
   const double half_f2 = 0.5 * f * f;
   double y = de * 6.93147180369123816490e-01 - ((half_f2 - (s * (half_f2 + r) + de * 1.90821492927058770002e-10)) - f);
-  y = x == limits<double>::infinity() ? x : y;
-  y = x == 0.0 ? -limits<double>::infinity() : y;
-  y = x < 0.0 ? limits<double>::quiet_NaN() : y;
-  return x != x ? x : y;
+  return detail::log_special_values(x, y);
 #endif
 }
 }  // namespace kumo
