@@ -1,7 +1,10 @@
 #include "core/host/thread_pool.h"
 
+#include "core/host/thread_pool.h"
+
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -9,8 +12,28 @@
 #include <thread>
 #include <vector>
 
+
 namespace kumo {
 namespace {
+
+// Waiting threads keep polling this long before blocking. Waking a blocked
+// thread (a futex wake-up) costs tens of microseconds on a virtual machine,
+// as much as a whole kernel of 10^5 elements, and kernels usually come back
+// to back: a worker that finished one is still awake when the next starts.
+// Polling yields the core each time, so that on a loaded machine (or with
+// more threads than cores) the thread being waited for gets to run.
+constexpr auto kPollTime = std::chrono::microseconds(100);
+
+// Polls until done() holds or kPollTime has passed; returns done().
+template <class Done>
+bool poll_until(Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + kPollTime;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
 
 class ThreadPool {
  public:
@@ -20,7 +43,7 @@ class ThreadPool {
   ~ThreadPool() {
     {
       std::lock_guard<std::mutex> lk(mu_);
-      stop_ = true;
+      stop_.store(true);
     }
     cv_.notify_all();
     for (auto& t : workers_) t.join();
@@ -36,14 +59,15 @@ class ThreadPool {
       job_ = &chunk_fn;
       n_chunks_ = n_chunks;
       next_.store(0);
-      pending_ = static_cast<int>(workers_.size());
+      pending_.store(static_cast<int>(workers_.size()));
       error_ = nullptr;
-      ++generation_;
+      generation_.fetch_add(1, std::memory_order_release);
     }
     cv_.notify_all();
     drain();
+    poll_until([this] { return pending_.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> lk(mu_);
-    done_cv_.wait(lk, [this] { return pending_ == 0; });
+    done_cv_.wait(lk, [this] { return pending_.load(std::memory_order_acquire) == 0; });
     job_ = nullptr;
     if (error_) std::rethrow_exception(error_);
   }
@@ -65,16 +89,22 @@ class ThreadPool {
   void work() {
     uint64_t seen = 0;
     for (;;) {
+      auto woken = [&] {
+        return stop_.load(std::memory_order_relaxed) || generation_.load(std::memory_order_acquire) != seen;
+      };
+      poll_until(woken);
       {
         std::unique_lock<std::mutex> lk(mu_);
-        cv_.wait(lk, [&] { return stop_ || generation_ != seen; });
+        cv_.wait(lk, woken);
         if (stop_) return;
-        seen = generation_;
+        seen = generation_.load();
       }
       drain();
-      {
+      // The last worker out wakes run(); taking the mutex orders the notify
+      // after run()'s check of pending_ (no lost wake-up).
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard<std::mutex> lk(mu_);
-        if (--pending_ == 0) done_cv_.notify_one();
+        done_cv_.notify_one();
       }
     }
   }
@@ -86,9 +116,9 @@ class ThreadPool {
   const std::function<void(int64_t)>* job_ = nullptr;
   int64_t n_chunks_ = 0;
   std::atomic<int64_t> next_{0};
-  int pending_ = 0;
-  uint64_t generation_ = 0;
-  bool stop_ = false;
+  std::atomic<int> pending_{0};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};
   std::exception_ptr error_;
 };
 
