@@ -72,11 +72,13 @@ class UfuncOperand {
 // allocations otherwise).
 inline constexpr int kMaxUfuncOperands = 4;
 
-// Where memory-bound loops start using several host threads: measured on a
-// 2-core machine, a comparison of 1e6 float32 (5 MB moved) ran faster on one
-// thread (the wake-up and join of the second cost more than it saved), one
-// of 3e6 (15 MB) 1.6x faster on two.
-inline constexpr int64_t kMemoryBoundParallelBytes = int64_t(8) << 20;
+// Where memory-bound loops start using several host threads. Measured on a
+// 2-core machine once the pool's threads poll between kernels (and the
+// caller never waits for a sleeping one): from about 1e5 float32 elements
+// (0.5-1.2 MB moved) two threads beat one, 1e6-element operations by 1.7-2x
+// (the operands stay in the last-level cache, whose bandwidth one core
+// cannot use up). Below, the split costs more than it saves.
+inline constexpr int64_t kMemoryBoundParallelBytes = int64_t(256) << 10;
 
 struct UfuncLoop {
   std::vector<Dtype> types;  // nin inputs then nout outputs

@@ -51,61 +51,80 @@ class ThreadPool {
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
+  // Runs chunk_fn(0..n_chunks-1) on the workers and the calling thread.
+  // The caller claims chunks like any worker, so it never waits for a
+  // worker that is still asleep: such a worker finds nothing left to claim.
+  // It waits only for chunks another thread has claimed.
   void run(int64_t n_chunks, const std::function<void(int64_t)>& chunk_fn) {
     // One job at a time: kernels launched from several user threads queue here.
     std::lock_guard<std::mutex> job_lock(job_mu_);
+    uint32_t gen;
     {
       std::lock_guard<std::mutex> lk(mu_);
+      gen = ++generation_;
       job_ = &chunk_fn;
       n_chunks_ = n_chunks;
-      next_.store(0);
-      pending_.store(static_cast<int>(workers_.size()));
+      finished_.store(0, std::memory_order_relaxed);
       error_ = nullptr;
-      generation_.fetch_add(1, std::memory_order_release);
+      ticket_.store(uint64_t{gen} << 32, std::memory_order_release);
+      published_.store(gen, std::memory_order_release);
     }
     cv_.notify_all();
-    drain();
-    poll_until([this] { return pending_.load(std::memory_order_acquire) == 0; });
+    work_on(gen, &chunk_fn, n_chunks);
+    auto all_finished = [&] { return finished_.load(std::memory_order_acquire) == n_chunks; };
+    poll_until(all_finished);
     std::unique_lock<std::mutex> lk(mu_);
-    done_cv_.wait(lk, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+    done_cv_.wait(lk, all_finished);
     job_ = nullptr;
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
-  void drain() {
+  // Claims and runs chunks of job `gen` until none is left or another job
+  // has replaced it. A claim is a compare-and-swap on (job, next chunk), so
+  // a thread that joined an older job can never take a chunk of a newer one.
+  void work_on(uint32_t gen, const std::function<void(int64_t)>* fn, int64_t n_chunks) {
+    uint64_t t = ticket_.load(std::memory_order_acquire);
     for (;;) {
-      int64_t c = next_.fetch_add(1);
-      if (c >= n_chunks_) break;
+      if (static_cast<uint32_t>(t >> 32) != gen) return;
+      const int64_t c = static_cast<int64_t>(t & 0xffffffffu);
+      if (c >= n_chunks) return;
+      if (!ticket_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
       try {
-        (*job_)(c);
+        (*fn)(c);
       } catch (...) {
         std::lock_guard<std::mutex> lk(mu_);
         if (!error_) error_ = std::current_exception();
+      }
+      // The thread finishing the last chunk wakes run(); taking the mutex
+      // orders the notify after run()'s check (no lost wake-up).
+      if (finished_.fetch_add(1, std::memory_order_acq_rel) + 1 == n_chunks) {
+        std::lock_guard<std::mutex> lk(mu_);
+        done_cv_.notify_one();
       }
     }
   }
 
   void work() {
-    uint64_t seen = 0;
+    uint32_t seen = 0;
     for (;;) {
       auto woken = [&] {
-        return stop_.load(std::memory_order_relaxed) || generation_.load(std::memory_order_acquire) != seen;
+        return stop_.load(std::memory_order_relaxed) || published_.load(std::memory_order_acquire) != seen;
       };
       poll_until(woken);
+      const std::function<void(int64_t)>* fn;
+      int64_t n_chunks;
       {
         std::unique_lock<std::mutex> lk(mu_);
         cv_.wait(lk, woken);
         if (stop_) return;
-        seen = generation_.load();
+        seen = generation_;
+        fn = job_;
+        n_chunks = n_chunks_;
       }
-      drain();
-      // The last worker out wakes run(); taking the mutex orders the notify
-      // after run()'s check of pending_ (no lost wake-up).
-      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        std::lock_guard<std::mutex> lk(mu_);
-        done_cv_.notify_one();
-      }
+      // (A job that already finished has job_ null.) The job stays alive
+      // while it has unfinished chunks, and work_on only runs claimed ones.
+      if (fn) work_on(seen, fn, n_chunks);
     }
   }
 
@@ -113,13 +132,16 @@ class ThreadPool {
   std::mutex job_mu_;
   std::mutex mu_;
   std::condition_variable cv_, done_cv_;
+  // Guarded by mu_:
   const std::function<void(int64_t)>* job_ = nullptr;
   int64_t n_chunks_ = 0;
-  std::atomic<int64_t> next_{0};
-  std::atomic<int> pending_{0};
-  std::atomic<uint64_t> generation_{0};
-  std::atomic<bool> stop_{false};
+  uint32_t generation_ = 0;
   std::exception_ptr error_;
+  // Read without the mutex:
+  std::atomic<uint64_t> ticket_{0};     // (generation << 32) | next unclaimed chunk
+  std::atomic<int64_t> finished_{0};    // chunks of the current job done
+  std::atomic<uint32_t> published_{0};  // generation_, for polling
+  std::atomic<bool> stop_{false};
 };
 
 ThreadPool& pool() {
