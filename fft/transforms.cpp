@@ -9,6 +9,7 @@
 // transposed or negatively strided input is not copied. Intermediate
 // results of a multi-axis transform belong to us, so the next complex step
 // runs in place on them.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -54,11 +55,29 @@ std::string swap_direction(const std::string& norm) {
   return "ortho";
 }
 
-// The factor of a transform of length n, computed in the precision of the
-// transform as NumPy does (reciprocal(sqrt(n)) in float32 for float32 input).
-double scale_for(Norm norm, bool forward, int64_t n, Dtype real) {
+// x rounded to the nearest float16 (ties to even), for 0 <= x < 65520;
+// larger values become infinity, as a cast to float16 does.
+double round_to_float16(double x) {
+  if (x >= 65520.0) return HUGE_VAL;
+  if (x == 0.0) return 0.0;
+  int e = 0;
+  std::frexp(x, &e);                                    // x = m * 2^e, 0.5 <= m < 1
+  const double quantum = std::ldexp(1.0, std::max(e, -13) - 11);  // 11 significant bits; subnormals below 2^-14
+  return std::nearbyint(x / quantum) * quantum;
+}
+
+// The factor of a transform of length n, computed in the precision NumPy
+// computes it in: the input's real dtype promoted with a Python float
+// (reciprocal(sqrt(n)) in float32 for float32 input, in float16 for float16
+// input), float64 otherwise.
+double scale_for(Norm norm, bool forward, int64_t n, Dtype real, Dtype input) {
   if (!forward) norm = norm == Norm::kBackward ? Norm::kForward : norm == Norm::kForward ? Norm::kBackward : norm;
   if (norm == Norm::kBackward) return 1.0;
+  if (input == Dtype::kFloat16) {
+    const double nh = round_to_float16(static_cast<double>(n));
+    return norm == Norm::kOrtho ? round_to_float16(1.0 / round_to_float16(std::sqrt(nh)))
+                                : round_to_float16(1.0 / nh);
+  }
   if (real == Dtype::kFloat32) {
     const float nf = static_cast<float>(n);
     return norm == Norm::kOrtho ? 1.0f / std::sqrt(nf) : 1.0f / nf;
@@ -92,6 +111,16 @@ void check_out(const Array& out, const Shape& shape, Dtype result, const Array& 
     throw DeviceError(std::string("fft.") + fn + ": out= is on " + out.device().name() + " but the input is on " +
                       a.device().name());
   if (!out.writeable()) throw ValueError(std::string("fft.") + fn + ": output array is read-only");
+}
+
+// cuFFT takes only non-negative strides (and no broadcast zero strides);
+// on a CUDA device such an operand is copied (pocketfft takes any strides).
+bool backend_takes(const Array& x) {
+  if (x.device().type() == DeviceType::kCPU) return true;
+  for (int k = 0; k < x.ndim(); ++k) {
+    if (x.shape()[k] > 1 && x.strides()[k] <= 0) return false;
+  }
+  return true;
 }
 
 // The input of a step: `a` cast to `dtype` with `len` elements along `axis`
@@ -132,10 +161,12 @@ Array raw_fft(const Array& a, int64_t n, int64_t axis, Kind kind, bool forward, 
   out_shape[ax] = out_len;
   if (out) check_out(*out, out_shape, result_dtype, a, fn);
 
-  const Array x = prepare_input(a, ax, in_len, in_dtype);
+  Array x = prepare_input(a, ax, in_len, in_dtype);
+  if (!backend_takes(x)) x = x.copy(Order::kC);
   owned = owned || x.memory() != a.memory();
   Array y;
-  if (out && out->dtype() == step_dtype && !out->shares_memory_with(a) && !out->shares_memory_with(x)) {
+  if (out && out->dtype() == step_dtype && backend_takes(*out) && !out->shares_memory_with(a) &&
+      !out->shares_memory_with(x)) {
     y = *out;
   } else if (kind == Kind::kC2C && owned) {
     y = x;  // in place
@@ -144,7 +175,7 @@ Array raw_fft(const Array& a, int64_t n, int64_t axis, Kind kind, bool forward, 
   }
   if (y.size() > 0) {
     FftBackend& backend = backend_for(a.device());
-    const double scale = scale_for(nrm, forward, n, real);
+    const double scale = scale_for(nrm, forward, n, real, a.dtype());
     const StreamHandle stream = a.device().current_stream();
     switch (kind) {
       case Kind::kC2C:
