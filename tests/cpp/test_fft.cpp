@@ -151,3 +151,25 @@ TEST(FftBackend, HostBatchedStrided) {
                                       true, 1.0, 0),
                TypeError);
 }
+
+TEST(FftBackend, SingleLineMatchesBatchedPath) {
+  // One line takes the backend's in-place path, two stacked lines pocketfft's
+  // general one; both must agree for even and odd lengths and strided input.
+  for (int64_t n : {1, 2, 7, 8, 31, 64}) {
+    std::vector<double> v(static_cast<size_t>(2 * n));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.7 * static_cast<double>(i)) + 0.1 * i;
+    Array two = asarray(v, Shape{2, n});
+    Array one = two.index({IndexItem(0)});
+    Array stepped = asarray(v).index({IndexItem::slice(std::nullopt, std::nullopt, -2)});  // stride -2
+    const double tol = 1e-12 * static_cast<double>(n);
+    for (const Array& line : {one, stepped}) {
+      Array stacked = stack({line, line});
+      expect_complex(fft::rfft(line), fft::rfft(stacked).index({IndexItem(1)}).to_vector<cd>(), tol);
+      expect_complex(fft::fft(line), fft::fft(stacked).index({IndexItem(1)}).to_vector<cd>(), tol);
+      Array spec = fft::rfft(line);
+      expect_real(fft::irfft(spec, n), fft::irfft(stack({spec, spec}), n).index({IndexItem(1)}).to_vector<double>(),
+                  tol);
+      expect_real(fft::irfft(spec, n), line.to_vector<double>(), tol);
+    }
+  }
+}

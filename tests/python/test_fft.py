@@ -118,6 +118,17 @@ def test_strided_layouts(layout, dtype, name):
     assert_fft_close(got, want)
 
 
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft"])
+@pytest.mark.parametrize("step", [-1, 2, -3])
+@pytest.mark.parametrize("length", [1, 2, 9, 64, 257])
+def test_one_strided_line(name, step, length):
+    dtype = numpy.float64 if name in ("rfft", "ihfft") else numpy.complex128
+    a = _values((length * abs(step),), dtype)[::step]
+    if not (length == 1 and name in ("irfft", "hfft")):  # else n = 0 (an error, tested below)
+        assert_fft_close(*_both(name, a))
+    assert_fft_close(*_both(name, a, n=length + 3))
+
+
 # ---- n-dimensional transforms ----------------------------------------------------------
 
 ND_CASES = [
