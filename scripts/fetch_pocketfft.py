@@ -9,6 +9,7 @@ leading comment; it is written beside the header, with the wheel's own
 licence.
 
 usage: python fetch_pocketfft.py WHEEL DEST_DIR
+(CMakeLists.txt runs it when the header is missing.)
 """
 import os
 import sys

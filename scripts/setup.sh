@@ -25,18 +25,6 @@ echo "[setup] pip install build and test requirements"
 $PY -m pip install -q "numpy>=2.0" "pybind11>=2.12" "scikit-build-core>=0.10" \
   "scipy-openblas32>=0.3.27" ninja "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "scipy>=1.11"
 
-# pocketfft (BSD-3-Clause, one C++ header), the host FFT library: taken from
-# the pythran wheel on PyPI (see scripts/fetch_pocketfft.py) into
-# third_party/pocketfft/, which git ignores; CMake finds it there.
-POCKETFFT_WHEEL=pythran==0.19.0
-if [ ! -f third_party/pocketfft/pocketfft_hdronly.hpp ]; then
-  echo "[setup] pocketfft header from the $POCKETFFT_WHEEL wheel"
-  tmp=$(mktemp -d)
-  $PY -m pip download -q --only-binary :all: --no-deps "$POCKETFFT_WHEEL" -d "$tmp"
-  $PY scripts/fetch_pocketfft.py "$tmp"/pythran-*.whl third_party/pocketfft
-  rm -rf "$tmp"
-fi
-
 echo "[setup] build and install kumo (C++ core, Python extension, CUDA plugin when the toolkit is found)"
 # pip -v passes the build's output through; only its progress lines
 # ("[12/47] Building CXX object ...") are shown, the whole log is kept.
