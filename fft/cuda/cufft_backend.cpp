@@ -116,6 +116,14 @@ AxisLayout layout_for(const Shape& in_shape, const Strides& in_strides, size_t i
   return l;
 }
 
+// cuFFT's batch: the count and the input and output distances of the first
+// batch axis. A single transform still gets distances past its own data:
+// cuFFT validates them even when there is nothing to step over.
+std::tuple<int64_t, int64_t, int64_t> cufft_batch(const AxisLayout& l) {
+  if (l.batch.empty()) return {1, l.n_in * l.in_stride, l.n_out * l.out_stride};
+  return {l.batch[0].extent, l.batch[0].in_stride, l.batch[0].out_stride};
+}
+
 // Calls f(in_offset, out_offset) (in elements) for every slice of the batch
 // axes after the first, which cuFFT batches itself.
 template <typename F>
@@ -305,9 +313,8 @@ Call begin_call(const char* routine, const void* data, Dtype dtype, StreamHandle
 template <typename Exec>
 void run_axis(const Call& call, cufftType type, int64_t n, const AxisLayout& l, const char* in, size_t in_item,
               char* out, size_t out_item, bool complex_out, double scale, bool conj_out, Exec&& exec) {
-  const int64_t batch = l.batch.empty() ? 1 : l.batch[0].extent;
-  const int64_t idist = l.batch.empty() ? 0 : l.batch[0].in_stride;
-  const int64_t odist = l.batch.empty() ? 0 : l.batch[0].out_stride;
+  int64_t batch = 0, idist = 0, odist = 0;
+  std::tie(batch, idist, odist) = cufft_batch(l);
   const cufftHandle plan = plan_cache().get(call.device, type, n, l.in_stride, idist, l.out_stride, odist, batch);
   check_cufft(cufftSetStream(plan, call.cuda_stream()), "cufftSetStream");
   for_each_slice(l, [&](int64_t in_off, int64_t out_off) {
@@ -422,8 +429,8 @@ class CufftBackend final : public FftBackend {
     std::shared_ptr<Memory> scratch = cuda_detail::cuda_device(call.device).memory_pool().malloc(span, stream);
     cuda_detail::check(cudaMemcpyAsync(scratch->data(), in, span, cudaMemcpyDeviceToDevice, call.cuda_stream()),
                        "cudaMemcpyAsync", scratch->data(), in, span);
-    const int64_t batch = l.batch.empty() ? 1 : l.batch[0].extent;
-    const int64_t idist = l.batch.empty() ? 0 : l.batch[0].in_stride;
+    int64_t batch = 0, idist = 0, odist = 0;
+    std::tie(batch, idist, odist) = cufft_batch(l);
     run_axis(call, call.is_double ? CUFFT_Z2D : CUFFT_C2R, n, l, static_cast<const char*>(scratch->data()),
              cplx_item, static_cast<char*>(out), real_item, false, scale, false,
              [&](cufftHandle plan, const char* s, char* d) {
