@@ -3,7 +3,7 @@
     python benchmarks/bench_fft.py [--repeat N]
 
 Both libraries run pocketfft on the host (NumPy's copy compiled into NumPy,
-kumo's from the header fetched by scripts/setup.sh, with batches split over
+kumo's from the header its CMake configuration fetches, with batches split over
 kumo's host threads). For each case: the best time of N runs of each
 library (alternating, after a warm-up call), and the ratio kumo / numpy
 (below 1: kumo is faster; the target is <= 1.0)."""

@@ -34,7 +34,7 @@ def main(wheel, dest):
     if wheel_licence:
         with open(os.path.join(dest, "LICENSE.pythran"), "w") as f:
             f.write(wheel_licence)
-    # The header last: its presence is what scripts/setup.sh checks.
+    # The header last: its presence is what CMakeLists.txt checks.
     tmp = os.path.join(dest, "pocketfft_hdronly.hpp.tmp")
     with open(tmp, "w") as f:
         f.write(header)

@@ -1,5 +1,5 @@
 // The host FftBackend over pocketfft (BSD-3-Clause; the C++ header-only
-// version, fetched by scripts/setup.sh into third_party/pocketfft/).
+// version, fetched by the CMake configuration into third_party/pocketfft/).
 //
 // pocketfft takes shapes, byte strides (any sign) and axes directly, so no
 // operand is ever copied into a layout of ours. Plans (twiddle factors) are
