@@ -12,6 +12,7 @@
 
 namespace kumo {
 
+class FftBackend;     // fft/fft_backend.h
 class LinalgBackend;  // linalg/linalg_backend.h
 class RandomBackend;  // random/random_backend.h
 
@@ -78,6 +79,8 @@ class CudaPlugin {
   // cuRAND generators: device generators for CUDA arrays and host generators
   // (which need no GPU) for host arrays.
   virtual RandomBackend& random() = 0;
+  // cuFFT for arrays on CUDA devices.
+  virtual FftBackend& fft() = 0;
   // Human-readable versions: runtime, driver, NVRTC.
   virtual std::string version_info() = 0;
 };

@@ -14,6 +14,7 @@
 #include "core/cuda/cuda_common.h"
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
+#include "fft/cuda/cufft_backend.h"
 #include "linalg/cuda/cuda_linalg.h"
 #include "random/cuda/cuda_random.h"
 
@@ -106,6 +107,8 @@ class CudaPluginImpl final : public CudaPlugin {
   LinalgBackend& linalg() override { return cuda_linalg_backend(); }
 
   RandomBackend& random() override { return curand_random_backend(); }
+
+  FftBackend& fft() override { return cufft_backend(); }
 
   MemoryPool& pinned_memory_pool() override {
     // Page-locking goes through the driver; without a device there is none.

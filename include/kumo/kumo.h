@@ -15,6 +15,7 @@
 #include "core/errors.h"
 #include "core/shape.h"
 
+#include "fft/fft.h"
 #include "linalg/linalg.h"
 #include "linalg/einsum.h"
 #include "linalg/products.h"

@@ -45,6 +45,7 @@ from kumo._memory import get_default_memory_pool, get_default_pinned_memory_pool
 from kumo._kernel import ElementwiseKernel, ReductionKernel
 from kumo._config import show_config
 from kumo import cuda  # noqa: F401
+from kumo import fft  # noqa: F401
 from kumo import linalg  # noqa: F401
 from kumo.linalg._products import (matmul, matvec, vecmat, dot, vdot, inner, outer, tensordot, kron,  # noqa: E402
                                    trace, cross, vecdot, matrix_transpose)
