@@ -17,13 +17,6 @@ namespace kernels {
 namespace {
 
 constexpr int64_t kHostGrain = 1 << 15;
-// Below this many input bytes a reduction runs on the calling thread alone.
-// Such inputs sit in the last-level cache, where one core already streams
-// near the cache's bandwidth: a second thread saves little and costs a
-// wake-up and a join, and when the other cores are busy the caller waits
-// for the helper to be scheduled at all (measured: max over 1e6 float64 at
-// twice NumPy's time with two threads on a loaded two-core machine).
-constexpr int64_t kParallelBytes = int64_t(1) << 24;
 constexpr unsigned kCudaBlock = 256;  // the generated kernel's shared arrays hold 256
 
 struct CompiledReduction {
@@ -152,7 +145,7 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
     int64_t bytes = 0;
     for (const Array& a : inputs) bytes += a.itemsize();
     bytes *= out_size * red_size;
-    const bool parallel = bytes >= kParallelBytes && host_num_threads() > 1;
+    const bool parallel = bytes >= kReductionParallelBytes && host_num_threads() > 1;
     if (out_size == 1 && red_size >= 2 * kHostGrain && parallel) {
       int64_t parts = std::min<int64_t>(host_num_threads(), red_size / kHostGrain);
       int64_t chunk = (red_size + parts - 1) / parts;

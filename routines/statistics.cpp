@@ -181,7 +181,7 @@ KUMO_FN int64_t kumo_arg_row(const T* p, int64_t n) { return kumo_arg_pick<IsMax
 )";
 
 // Inputs from this size on are split over the threads (the reductions' threshold).
-constexpr int64_t kArgParallelBytes = int64_t(1) << 24;
+constexpr int64_t kArgParallelBytes = kernels::kReductionParallelBytes;
 
 bool arg_row_dtype(Dtype d) { return d == Dtype::kFloat32 || d == Dtype::kFloat64 || is_int_or_bool(d); }
 
@@ -197,7 +197,7 @@ Array arg_rows(const Array& x2, bool is_max) {
   const int64_t rows = x2.shape()[0];
   Array y = Array::empty(Shape{rows}, Dtype::kInt64, x2.device());
   // The elementwise launcher splits by rows only past tens of thousands of
-  // them; inputs past the last-level cache are split here, one row range
+  // them; inputs past kReductionParallelBytes are split here, one row range
   // per thread, since memory then serves two cores faster than one.
   const int64_t threads = host_num_threads();
   if (x2.device().type() == DeviceType::kCPU && threads > 1 && rows >= 2 &&

@@ -18,11 +18,14 @@ namespace {
 
 // Waiting threads keep polling this long before blocking. Waking a blocked
 // thread (a futex wake-up) costs tens of microseconds on a virtual machine,
-// as much as a whole kernel of 10^5 elements, and kernels usually come back
-// to back: a worker that finished one is still awake when the next starts.
-// Polling yields the core each time, so that on a loaded machine (or with
-// more threads than cores) the thread being waited for gets to run.
-constexpr auto kPollTime = std::chrono::microseconds(100);
+// as much as a whole kernel of 10^5 elements, and kernels usually come
+// close together: a worker that finished one is still awake when the next
+// starts. 1 ms covers the Python code between two array operations (and
+// NumPy's run between two of kumo's in an interleaved benchmark); 100 us
+// did not. OpenMP runtimes poll for similar times. Polling yields the core
+// each time, so that on a loaded machine (or with more threads than cores)
+// the thread being waited for gets to run.
+constexpr auto kPollTime = std::chrono::milliseconds(1);
 
 // Polls until done() holds or kPollTime has passed; returns done().
 template <class Done>
