@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <numeric>
+#include <vector>
 #include <string>
 
 #include "core/array.h"
@@ -88,4 +90,23 @@ TEST(Device, ToDeviceCopies) {
   Array b = a.to_device(other);
   EXPECT_EQ(&b.device(), &other);
   EXPECT_EQ(std::memcmp(b.data(), v, sizeof v), 0);
+}
+
+TEST(Device, HostCopiesOfLargeBlocksMatchMemmove) {
+  // Large copies are split over the threads; overlapping ones must not be.
+  const size_t n = (size_t(3) << 20) + 37;  // not a multiple of a cache line
+  std::vector<unsigned char> src(n), dst(n);
+  for (size_t i = 0; i < n; ++i) src[i] = static_cast<unsigned char>(i * 131 + 7);
+  Device& host = host_device();
+  host.copy_within(dst.data(), src.data(), n);
+  EXPECT_EQ(dst, src);
+  for (long shift : {-4099L, 4099L}) {  // overlapping, in both directions
+    std::vector<unsigned char> buf(n + 10000), want;
+    for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<unsigned char>(i * 31 + 3);
+    want = buf;
+    const size_t from = 5000, to = static_cast<size_t>(5000 + shift), len = n;
+    std::memmove(want.data() + to, want.data() + from, len);
+    host.copy_within(buf.data() + to, buf.data() + from, len);
+    EXPECT_EQ(buf, want) << "shift " << shift;
+  }
 }
