@@ -8,32 +8,11 @@ kumo's host threads). For each case: the best time of N runs of each
 library (alternating, after a warm-up call), and the ratio kumo / numpy
 (below 1: kumo is faster; the target is <= 1.0)."""
 import argparse
-import time
 
 import numpy
 
 import kumo
-
-
-def best(fn, repeat):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
-def case(label, numpy_fn, kumo_fn, repeat):
-    numpy_fn()
-    kumo_fn()
-    tn = tk = float("inf")
-    for _ in range(repeat):  # alternate, so both see the same machine load
-        tn = min(tn, best(numpy_fn, 1))
-        tk = min(tk, best(kumo_fn, 1))
-    print("%-40s numpy %9.3f ms   kumo %9.3f ms   kumo/numpy %5.2f" % (label, tn * 1e3, tk * 1e3, tk / tn),
-          flush=True)
-    return tk / tn
+from _sidebyside import case
 
 
 def main():

@@ -7,6 +7,7 @@
 #include "bindings/convert.h"
 #include "core/errors.h"
 #include "kernels/copy.h"
+#include "routines/indexing.h"
 
 namespace kumo {
 namespace py_bind {
@@ -19,16 +20,51 @@ py::object& setitem_fallback() {
   return *fn;
 }
 
-std::vector<IndexItem> parse_index(py::handle key) {
-  std::vector<IndexItem> items;
+// A Python index expression as kumo::Index components; `advanced` tells
+// whether any of them is an array or a boolean (else it is a basic index).
+struct ParsedIndex {
+  std::vector<Index> components;
+  bool advanced = false;
+  std::vector<IndexItem> basic() const {
+    std::vector<IndexItem> items;
+    items.reserve(components.size());
+    for (const Index& c : components) items.push_back(c.item());
+    return items;
+  }
+};
+
+int64_t index_integer(PyObject* o) {
+  PyObject* idx = PyNumber_Index(o);
+  if (!idx) throw py::error_already_set();
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  Py_DECREF(idx);
+  if (overflow) throw IndexError("cannot fit 'int' into an index-sized integer");
+  return x;
+}
+
+// Lists, tuples inside a tuple, NumPy arrays and other array-likes: an
+// index array on `device` (an empty list indexes as an empty integer array).
+Array index_array(py::handle k, Device& device) {
+  Array arr = to_array_required(k, &device);
+  if (arr.size() == 0 && PySequence_Check(k.ptr()) && !py::isinstance<py::array>(k) && !py::isinstance<Array>(k))
+    return arr.astype(Dtype::kInt64);
+  if (arr.dtype() != Dtype::kBool && !is_integer(arr.dtype()))
+    throw IndexError("arrays used as indices must be of integer (or boolean) type");
+  return arr;
+}
+
+ParsedIndex parse_index(py::handle key, Device& device) {
+  ParsedIndex parsed;
+  std::vector<Index>& items = parsed.components;
+  static PyObject* numpy_bool = py::module_::import("numpy").attr("bool_").ptr();
   auto one = [&](py::handle k) {
     PyObject* o = k.ptr();
     if (o == Py_None) {
-      items.push_back(IndexItem::new_axis());
+      items.emplace_back(IndexItem::new_axis());
     } else if (o == Py_Ellipsis) {
-      items.push_back(IndexItem::ellipsis());
+      items.emplace_back(IndexItem::ellipsis());
     } else if (PySlice_Check(o)) {
-      Py_ssize_t start, stop, step;
       PySliceObject* s = reinterpret_cast<PySliceObject*>(o);
       auto get = [](PyObject* v) -> std::optional<int64_t> {
         if (v == Py_None) return std::nullopt;
@@ -43,38 +79,34 @@ std::vector<IndexItem> parse_index(py::handle key) {
         if (overflow) x = overflow > 0 ? INT64_MAX / 2 : -(INT64_MAX / 2);
         return static_cast<int64_t>(x);
       };
-      (void)start;
-      (void)stop;
-      (void)step;
       std::optional<int64_t> st = get(s->step);
-      items.push_back(IndexItem::slice(get(s->start), get(s->stop), st.value_or(1)));
-    } else if (py::isinstance<Array>(k) && py::cast<const Array&>(k).ndim() == 0 &&
-               is_integer(py::cast<const Array&>(k).dtype())) {
-      // A 0-d integer array indexes like the integer it holds.
-      PyObject* idx = PyNumber_Index(o);
-      if (!idx) throw py::error_already_set();
-      items.push_back(IndexItem::integer(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx))));
-    } else if (py::isinstance<py::array>(k) && py::reinterpret_borrow<py::array>(k).ndim() == 0 &&
-               (py::reinterpret_borrow<py::array>(k).dtype().kind() == 'i' ||
-                py::reinterpret_borrow<py::array>(k).dtype().kind() == 'u')) {
-      // So does a 0-d NumPy integer array.
-      PyObject* idx = PyNumber_Index(o);
-      if (!idx) throw py::error_already_set();
-      items.push_back(IndexItem::integer(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx))));
-    } else if (PyBool_Check(o)) {
-      throw IndexError("boolean scalar indices are not supported by kumo yet; use kumo.where");
-    } else if (PyLong_Check(o) || (!PySequence_Check(o) && PyIndex_Check(o) && !py::isinstance<Array>(k))) {
-      PyObject* idx = PyNumber_Index(o);
-      if (!idx) throw py::error_already_set();
-      int overflow = 0;
-      long long x = PyLong_AsLongLongAndOverflow(idx, &overflow);
-      Py_DECREF(idx);
-      if (overflow) throw IndexError("cannot fit 'int' into an index-sized integer");
-      items.push_back(IndexItem::integer(x));
+      items.emplace_back(IndexItem::slice(get(s->start), get(s->stop), st.value_or(1)));
+    } else if (PyBool_Check(o) || PyObject_TypeCheck(o, reinterpret_cast<PyTypeObject*>(numpy_bool))) {
+      items.emplace_back(PyObject_IsTrue(o) == 1);
+      parsed.advanced = true;
+    } else if (PyLong_Check(o)) {
+      items.emplace_back(IndexItem::integer(index_integer(o)));
+    } else if (py::isinstance<Array>(k) || py::isinstance<py::array>(k)) {
+      const bool kumo_array = py::isinstance<Array>(k);
+      const int nd = kumo_array ? py::cast<const Array&>(k).ndim() : py::reinterpret_borrow<py::array>(k).ndim();
+      const char kind = kumo_array ? (is_integer(py::cast<const Array&>(k).dtype()) ? 'i' : '?')
+                                   : py::reinterpret_borrow<py::array>(k).dtype().kind();
+      if (nd == 0 && (kind == 'i' || kind == 'u')) {
+        // A 0-d integer array indexes like the integer it holds.
+        items.emplace_back(IndexItem::integer(index_integer(o)));
+      } else {
+        items.emplace_back(index_array(k, device));
+        parsed.advanced = true;
+      }
+    } else if (!PySequence_Check(o) && PyIndex_Check(o)) {
+      items.emplace_back(IndexItem::integer(index_integer(o)));
+    } else if (PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o)) {
+      items.emplace_back(index_array(k, device));
+      parsed.advanced = true;
     } else {
       throw IndexError(
-          "only integers, slices (`:`), ellipsis (`...`) and kumo.newaxis (`None`) are valid indices "
-          "(integer and boolean array indexing is not supported yet)");
+          "only integers, slices (`:`), ellipsis (`...`), kumo.newaxis (`None`) and integer or boolean arrays "
+          "are valid indices");
     }
   };
   if (PyTuple_Check(key.ptr())) {
@@ -82,14 +114,16 @@ std::vector<IndexItem> parse_index(py::handle key) {
   } else {
     one(key);
   }
-  return items;
+  return parsed;
 }
 
 }  // namespace
 
 py::object array_getitem(py::handle self, py::handle key) {
   const Array& a = py::cast<const Array&>(self);
-  return wrap_array(a.index(parse_index(key)), self);
+  ParsedIndex idx = parse_index(key, a.device());
+  if (!idx.advanced) return wrap_array(a.index(idx.basic()), self);
+  return wrap_array(getitem(a, idx.components), py::none());
 }
 
 namespace {
@@ -106,6 +140,20 @@ void assign(const Array& dst, py::handle value) {
   Array src = to_array_required(value, &dst.device());
   check_same_device({&src, &dst});
   src.copy_to(dst);
+}
+
+// a[key] = value for a Python scalar or an array-like value.
+void assign_at(const Array& a, py::handle key, py::handle value) {
+  ParsedIndex idx = parse_index(key, a.device());
+  const bool scalar = is_python_scalar(value);
+  if (!idx.advanced && scalar) {
+    assign(a.index(idx.basic()), value);
+    return;
+  }
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  setitem(a, idx.components,
+          scalar ? kernels::scalar_to_array(to_scalar_value(value), a.dtype(), a.device())
+                 : to_array_required(value, &a.device()));
 }
 
 py::tuple dims_tuple(const Dims& d) {
@@ -164,13 +212,16 @@ void bind_array(py::module_& m) {
         const Array& a = py::cast<const Array&>(self);
         PyTypeObject* t = Py_TYPE(value.ptr());
         if (t == &PyLong_Type || t == &PyBool_Type || (t == &PyFloat_Type && is_inexact(a.dtype()))) {
-          assign(a.index(parse_index(key)), value);
+          assign_at(a, key, value);
           return;
         }
         setitem_fallback()(self, key, value);
       })
-      .def("_setitem_raw", [](const Array& a, py::handle key, py::handle value) {
-        assign(a.index(parse_index(key)), value);
+      .def("_setitem_raw", &assign_at)
+      // numpy.add.at(a, key, values) on the array's device.
+      .def("_add_at", [](const Array& a, py::handle key, py::handle values) {
+        ParsedIndex idx = parse_index(key, a.device());
+        scatter_add(a, idx.components, to_array_required(values, &a.device()));
       })
       .def_static("_set_setitem_fallback", [](py::object fn) { setitem_fallback() = std::move(fn); })
       .def("_assign", [](const Array& a, py::handle value) { assign(a, value); })

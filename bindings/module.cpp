@@ -19,6 +19,7 @@ void bind_array(py::module_& m);
 void bind_kernels(py::module_& m);
 void bind_fast_paths(py::module_& m);
 void bind_fft(py::module_& m);
+void bind_indexing(py::module_& m);
 void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
 void bind_printing(py::module_& m);
@@ -96,6 +97,7 @@ PYBIND11_MODULE(_core, m) {
   bind_kernels(m);
   bind_fast_paths(m);
   bind_fft(m);
+  bind_indexing(m);
   bind_linalg(m);
   bind_printing(m);
   bind_random(m);

@@ -111,6 +111,7 @@ char kind_char(Dtype d) {
 }
 char type_char(Dtype d) { return info(d).type_char; }
 const char* dtype_name(Dtype d) { return info(d).name; }
+std::string dtype_repr(Dtype d) { return std::string("dtype('") + dtype_name(d) + "')"; }
 const char* kernel_type_name(Dtype d) { return info(d).kernel_type; }
 bool is_integer(Dtype d) { return kind(d) == DtypeKind::kSigned || kind(d) == DtypeKind::kUnsigned; }
 bool is_floating(Dtype d) { return kind(d) == DtypeKind::kFloat; }

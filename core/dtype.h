@@ -45,6 +45,7 @@ DtypeKind kind(Dtype dtype);
 char kind_char(Dtype dtype);          // NumPy's dtype.kind letter
 char type_char(Dtype dtype);          // NumPy's dtype.char ('?', 'b', 'B', 'h', ... 'D')
 const char* dtype_name(Dtype dtype);  // "float32"
+std::string dtype_repr(Dtype dtype);  // "dtype('float32')", as NumPy's messages write it
 const char* kernel_type_name(Dtype dtype);  // the prelude's C type name ("float", "complex64")
 bool is_integer(Dtype dtype);         // signed or unsigned (not bool)
 bool is_floating(Dtype dtype);        // float16/32/64

@@ -85,7 +85,7 @@ void run(Device& device, const ElementwiseSpec& spec, const ElementwiseSignature
   if (device.type() == DeviceType::kCPU) {
     const CompiledElementwise* ck = lookup(spec, sig, Target::kHost);
     const bool small = spec.min_parallel_bytes > 0 && total * bytes_per_element < spec.min_parallel_bytes;
-    run_host_range(ck->host_fn, buf.data(), total, small ? total : kHostGrain);
+    run_host_range(ck->host_fn, buf.data(), total, small ? total : spec.host_grain > 0 ? spec.host_grain : kHostGrain);
   } else {
     const CompiledElementwise* ck = lookup(spec, sig, Target::kCuda);
     void* fn = cuda_function(device, const_cast<CudaKernel&>(ck->cuda), "kumo_elementwise");

@@ -38,6 +38,11 @@ struct ElementwiseSpec {
   // On the host, launches moving fewer bytes than this run on the calling
   // thread alone (0: split by element count only).
   int64_t min_parallel_bytes = 0;
+  // On the host, the elements a task of the thread pool takes at least
+  // (0: the default). Kernels whose element is a long loop of its own (one
+  // chunk of a stream compaction) set 1; INT64_MAX runs the whole launch as
+  // one task, in C order (scatters where the last write must win).
+  int64_t host_grain = 0;
 
   static std::shared_ptr<ElementwiseSpec> create(const std::string& name, const std::string& in_params,
                                                  const std::string& out_params, const std::string& operation,

@@ -687,8 +687,6 @@ Term contract_step(std::vector<Term> picked, const LabelSet& keep, const SizeMap
   return picked[0];
 }
 
-std::string dtype_repr(Dtype d) { return std::string("dtype('") + dtype_name(d) + "')"; }
-
 std::vector<Shape> shapes_of(const std::vector<Array>& operands) {
   std::vector<Shape> shapes;
   for (size_t k = 0; k < operands.size(); ++k) {

@@ -181,8 +181,6 @@ std::string shape_str(const Shape& s) {
   return r + (s.size() == 1 ? ",)" : ")");
 }
 
-std::string dtype_repr(Dtype d) { return std::string("dtype('") + dtype_name(d) + "')"; }
-
 int64_t prod(const Shape& s, int begin = 0, int end = -1) {
   if (end < 0) end = s.size();
   int64_t p = 1;

@@ -332,8 +332,6 @@ void launch(const ElementwiseSpec& spec, const std::vector<Array>& ins, const st
   kernels::call_elementwise(spec, ins, outs);
 }
 
-std::string dtype_repr(Dtype d) { return std::string("dtype('") + dtype_name(d) + "')"; }
-
 void check_float_dtype(Dtype dtype, const char* method) {
   if (dtype != Dtype::kFloat64 && dtype != Dtype::kFloat32)
     throw TypeError("Unsupported dtype " + dtype_repr(dtype) + " for " + method);

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "kernels/elementwise.h"
 #include "kernels/ufunc.h"
+#include "routines/indexing.h"
 #include "routines/interop.h"
 
 namespace kumo {
@@ -66,8 +67,6 @@ Array empty_in_layout_of(const Shape& shape, Dtype dtype, const std::vector<Arra
   for (int i = 0; i < nd; ++i) inverse[perm[i]] = i;
   return Array::empty(pshape, dtype, device).transpose(inverse);
 }
-
-std::string dtype_repr(Dtype d) { return std::string("dtype('") + dtype_name(d) + "')"; }
 
 // A weak scalar as a 0-d array of `dtype`. Integers go through an int64 (or
 // uint64) array and an unsafe cast, so a value out of range wraps as in
@@ -263,27 +262,7 @@ Array stack(const std::vector<Array>& arrays, int64_t axis, const JoinOptions& o
 
 // ---- where / clip ----
 
-std::vector<Array> where(const Array& condition) {
-  if (condition.ndim() == 0)
-    throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
-  // The indices are gathered on the host: their count is needed before any
-  // output can be allocated.
-  const std::vector<bool> mask = condition.to_vector<bool>();
-  const int nd = condition.ndim();
-  std::vector<std::vector<int64_t>> idx(nd);
-  std::vector<int64_t> pos(nd, 0);
-  for (size_t flat = 0; flat < mask.size(); ++flat) {
-    if (mask[flat])
-      for (int d = 0; d < nd; ++d) idx[d].push_back(pos[d]);
-    for (int d = nd - 1; d >= 0; --d) {  // next C-order position
-      if (++pos[d] < condition.shape()[d]) break;
-      pos[d] = 0;
-    }
-  }
-  std::vector<Array> out;
-  for (int d = 0; d < nd; ++d) out.push_back(asarray(idx[d], condition.device()));
-  return out;
-}
+std::vector<Array> where(const Array& condition) { return nonzero(condition); }
 
 Array where(const Array& condition, const Operand& x, const Operand& y) {
   std::vector<Dtype> strong;

@@ -29,5 +29,6 @@
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"
 #include "routines/assignment.h"
+#include "routines/indexing.h"
 
 #include "random/generator.h"

@@ -210,52 +210,17 @@ def __iter__(self):
 
 
 # ---- indexing ----
-# The C++ binding does the basic indexing (ints, slices, Ellipsis, None);
-# these wrappers add NumPy's treatment of 0-d integer arrays as integers and
-# NumPy's conversion rules for assigned values.
-_core_getitem = ndarray.__getitem__
+# The C++ binding parses every index (basic and advanced) and stores Python
+# ints, bools and floats itself; other values come here first for NumPy's
+# conversion rules.
 _core_setitem = ndarray._setitem_raw
-_ARRAYS = (ndarray, numpy.ndarray)
-
-
-def _index_item(k):
-    if isinstance(k, _ARRAYS) and k.ndim == 0 and k.dtype.kind in "iu":
-        return int(k)
-    return k
-
-
-def _normalize_key(key):
-    if type(key) is tuple:
-        for k in key:
-            if isinstance(k, _ARRAYS):
-                return tuple(_index_item(k) for k in key)
-        return key
-    return _index_item(key)
-
-
-def _shape_str(shape):
-    return "(%s)" % (",".join(str(d) for d in shape) + ("," if len(shape) == 1 else ""))
-
-
-def _fit_value(value, dst_shape):
-    """`value` (an array) reshaped so that it broadcasts to dst_shape the way
-    NumPy's assignment allows (extra leading 1s dropped), else ValueError."""
-    vshape = tuple(value.shape)
-    vs = vshape
-    while len(vs) > len(dst_shape) and vs[0] == 1:
-        vs = vs[1:]
-    if len(vs) > len(dst_shape) or any(v != 1 and v != d for v, d in zip(vs[::-1], dst_shape[::-1])):
-        raise ValueError("could not broadcast input array from shape %s into shape %s"
-                         % (_shape_str(vshape), _shape_str(dst_shape)))
-    return value if vs == vshape else value.reshape(vs)
 
 
 def _setitem_general(self, key, value):
     t = type(value)
     if t is int or t is bool:
-        _core_setitem(self, key if type(key) in (int, slice) else _normalize_key(key), value)
+        _core_setitem(self, key, value)
         return
-    key = key if type(key) in (int, slice) else _normalize_key(key)
     kind = self.dtype.kind
     if t is float:
         if kind in "iu" and (value != value or value in (float("inf"), float("-inf"))):
@@ -267,14 +232,8 @@ def _setitem_general(self, key, value):
             _core_setitem(self, key, bool(value))
             return
         (int if kind in "iu" else float)(value)  # raises Python's TypeError, as NumPy
-    dst = _core_getitem(self, key)
-    if not dst._writeable:
-        raise ValueError("assignment destination is read-only")
-    if t is complex:
-        dst._assign(value)
-        return
-    if isinstance(value, ndarray):
-        dst._assign(_fit_value(value, dst.shape))
+    if t is complex or isinstance(value, ndarray):
+        _core_setitem(self, key, value)
         return
     if not isinstance(value, numpy.ndarray):
         # Python sequences, NumPy scalars, None, strings...: NumPy's own conversion
@@ -290,7 +249,7 @@ def _setitem_general(self, key, value):
             tmp = numpy.empty((), dtype=self.dtype)
             tmp[()] = value
             value = tmp
-    dst._assign(_fit_value(value, dst.shape))
+    _core_setitem(self, key, value)
 
 
 ndarray._set_setitem_fallback(_setitem_general)

@@ -60,10 +60,14 @@ class ufunc(_core.ufunc):
 
     def at(self, a, indices, b=None):
         """Unbuffered in-place operation: repeated indices accumulate."""
-        from kumo._interop import asnumpy
         from kumo._creation import asarray
         if not isinstance(a, _core.ndarray):
             raise TypeError("ufunc.at requires a kumo array as first argument")
+        if self.__name__ == "add" and b is not None:
+            # On the array's device (a scatter-add in C++).
+            a._add_at(indices, b if isinstance(b, (bool, int, float, complex)) else asarray(b))
+            return
+        from kumo._interop import asnumpy
         host = asnumpy(a)
         idx = _to_numpy_index(indices)
         npu = getattr(numpy, self.__name__)

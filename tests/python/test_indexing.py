@@ -1,4 +1,5 @@
-"""Basic indexing (views) and assignment compared with NumPy."""
+"""Basic indexing (views) and assignment compared with NumPy (advanced indexing:
+test_advanced_indexing.py)."""
 import numpy
 import pytest
 
@@ -108,24 +109,6 @@ def test_invalid_index_type_raises_index_error(key):
         numpy.zeros(3)[key]
     with pytest.raises(IndexError):
         kumo.zeros(3)[key]
-
-
-@pytest.mark.parametrize("make_key", [lambda m: [0, 1], lambda m: m.array([0, 1]), lambda m: m.array([True, False]),
-                                      lambda m: (slice(None), [0]), lambda m: numpy.array([0])])
-def test_advanced_indexing_is_rejected_with_clear_message(make_key):
-    k = kumo.zeros((2, 3))
-    with pytest.raises(IndexError, match="not supported"):
-        k[make_key(kumo)]
-
-
-def test_boolean_scalar_index_is_rejected():
-    with pytest.raises(IndexError, match="not supported"):
-        kumo.zeros(3)[True]
-
-
-def test_advanced_index_assignment_is_rejected():
-    with pytest.raises(IndexError, match="not supported"):
-        kumo.zeros(3)[[0, 1]] = 1
 
 
 @pytest.mark.parametrize("index", [lambda m: m.array(1), lambda m: numpy.array(1, dtype=numpy.uint8),

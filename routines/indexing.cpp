@@ -1,0 +1,753 @@
+#include "routines/indexing.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/errors.h"
+#include "kernels/elementwise.h"
+#include "kernels/reduction.h"
+#include "routines/assignment.h"
+#include "routines/elementwise.h"
+#include "routines/interop.h"
+#include "routines/reduction.h"
+
+namespace kumo {
+
+namespace {
+
+using kernels::ElementwiseSpec;
+using kernels::ReductionSpec;
+
+// ---- kernels ----------------------------------------------------------------
+
+// An index brought into [0, n): mode 0 takes negative indices from the end
+// (bounds were checked before the launch), 1 wraps, 2 clips.
+const char* const kIndexPreamble = R"(
+static KUMO_FN int64_t kumo_index_fix(int64_t v, int64_t n, int mode) {
+  if (mode == 0) return v < 0 ? v + n : v;
+  if (mode == 1) { v %= n; return v < 0 ? v + n : v; }
+  return v < 0 ? 0 : (v >= n ? n - 1 : v);
+}
+template <class T> static KUMO_FN T* kumo_shift(T* p, int64_t bytes) {
+  return reinterpret_cast<T*>(reinterpret_cast<char*>(p) + bytes);
+}
+)";
+
+// Additions that several CUDA threads may make to one element: atomicAdd
+// where CUDA has it, complex numbers part by part, and a compare-and-swap on
+// the enclosing 32-bit word for 1- and 2-byte types. On the host the
+// scatter-add runs on one thread, in C order.
+const char* const kAtomicAddPreamble = R"(
+#if defined(__CUDA_ARCH__)
+static KUMO_FN void kumo_atomic_add(float* p, float v) { atomicAdd(p, v); }
+static KUMO_FN void kumo_atomic_add(double* p, double v) { atomicAdd(p, v); }
+static KUMO_FN void kumo_atomic_add(int32_t* p, int32_t v) { atomicAdd(reinterpret_cast<int*>(p), (int)v); }
+static KUMO_FN void kumo_atomic_add(uint32_t* p, uint32_t v) { atomicAdd(reinterpret_cast<unsigned*>(p), (unsigned)v); }
+static KUMO_FN void kumo_atomic_add(int64_t* p, int64_t v) {
+  atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
+}
+static KUMO_FN void kumo_atomic_add(uint64_t* p, uint64_t v) {
+  atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
+}
+static KUMO_FN void kumo_atomic_add(kumo::complex<float>* p, kumo::complex<float> v) {
+  atomicAdd(&p->re, v.re);
+  atomicAdd(&p->im, v.im);
+}
+static KUMO_FN void kumo_atomic_add(kumo::complex<double>* p, kumo::complex<double> v) {
+  atomicAdd(&p->re, v.re);
+  atomicAdd(&p->im, v.im);
+}
+template <class T> static KUMO_FN void kumo_atomic_add(T* p, T v) {
+  unsigned* word = reinterpret_cast<unsigned*>(reinterpret_cast<unsigned long long>(p) & ~3ull);
+  const unsigned shift = (unsigned)(reinterpret_cast<unsigned long long>(p) & 3ull) * 8u;
+  const unsigned mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
+  unsigned old = *word, assumed;
+  do {
+    assumed = old;
+    unsigned bits = (assumed & mask) >> shift;
+    T cur;
+    unsigned char* cb = reinterpret_cast<unsigned char*>(&cur);
+    for (unsigned k = 0; k < sizeof(T); ++k) cb[k] = (unsigned char)(bits >> (8 * k));
+    T next = T(cur + v);
+    const unsigned char* nb = reinterpret_cast<const unsigned char*>(&next);
+    unsigned nbits = 0;
+    for (unsigned k = 0; k < sizeof(T); ++k) nbits |= (unsigned)nb[k] << (8 * k);
+    old = atomicCAS(word, assumed, (assumed & ~mask) | (nbits << shift));
+  } while (assumed != old);
+}
+#else
+template <class T> static KUMO_FN void kumo_atomic_add(T* p, T v) { *p = T(*p + v); }
+#endif
+)";
+
+std::shared_ptr<ElementwiseSpec> make_spec(const char* name, const char* in, const char* out, const char* op,
+                                           const std::string& preamble = kIndexPreamble) {
+  return ElementwiseSpec::create(name, in, out, op, preamble);
+}
+
+// y[b..., r...] = src[r...] shifted by index(b...) * s bytes: the gather of
+// every advanced index, `i % rest` being the position within the rest.
+const ElementwiseSpec& gather_spec() {
+  static auto spec = make_spec("kumo_gather", "int64 idx, raw T src, int64 n, int64 s, int64 rest, int32 mode", "T y",
+                               "y = *kumo_shift(&src.at(i % rest), kumo_index_fix(idx, n, mode) * s)");
+  return *spec;
+}
+
+// The inverse of the gather. With repeated indices the last write in C order
+// wins, as NumPy's, so the host runs it on one thread; indices that come from
+// a mask are distinct and may be written in parallel.
+const ElementwiseSpec& scatter_spec(bool distinct) {
+  static const char* op = "*kumo_shift(&dst.at(i % rest), kumo_index_fix(idx, n, mode) * s) = x";
+  static auto sequential = [] {
+    auto s = make_spec("kumo_scatter", "int64 idx, T x, int64 n, int64 s, int64 rest, int32 mode", "raw T dst", op);
+    s->host_grain = INT64_MAX;
+    return s;
+  }();
+  static auto parallel =
+      make_spec("kumo_scatter_distinct", "int64 idx, T x, int64 n, int64 s, int64 rest, int32 mode", "raw T dst", op);
+  return distinct ? *parallel : *sequential;
+}
+
+const ElementwiseSpec& scatter_add_spec() {
+  static auto spec = [] {
+    auto s = make_spec("kumo_scatter_add", "int64 idx, T x, int64 n, int64 s, int64 rest, int32 mode", "raw T dst",
+                       "kumo_atomic_add(kumo_shift(&dst.at(i % rest), kumo_index_fix(idx, n, mode) * s), x)",
+                       std::string(kIndexPreamble) + kAtomicAddPreamble);
+    s->host_grain = INT64_MAX;  // deterministic on the host: one task, C order
+    return s;
+  }();
+  return *spec;
+}
+
+// Byte offsets of several index arrays combined: o = acc + fix(idx) * s.
+const ElementwiseSpec& offset_spec() {
+  static auto spec = make_spec("kumo_index_offset", "int64 idx, int64 acc, int64 n, int64 s, int32 mode", "int64 o",
+                               "o = acc + kumo_index_fix(idx, n, mode) * s");
+  return *spec;
+}
+
+// put: dst.flat[fix(idx)] = x.flat[i % vsize], in C order (repeats: last wins).
+const ElementwiseSpec& put_spec() {
+  static auto spec = [] {
+    auto s = make_spec("kumo_put", "int64 idx, raw T x, int64 n, int64 vsize, int32 mode", "raw T dst",
+                       "dst.at(kumo_index_fix(idx, n, mode)) = x.at(i % vsize)");
+    s->host_grain = INT64_MAX;
+    return s;
+  }();
+  return *spec;
+}
+
+// putmask: y.flat[i] = v.flat[i % vsize] where m.
+const ElementwiseSpec& putmask_spec() {
+  static auto spec = make_spec("kumo_putmask", "bool m, raw T v, int64 vsize", "T y", "if (m) y = v.at(i % vsize)");
+  return *spec;
+}
+
+// Whether an index lies outside [-n, n).
+const ReductionSpec& out_of_bounds_spec() {
+  static auto spec = ReductionSpec::create("kumo_index_out_of_bounds", "int64 x, int64 n", "bool bad",
+                                           "(x < -n || x >= n)", "a || b", "bad = a", "false", "bool");
+  return *spec;
+}
+
+// Stream compaction in three launches over chunks of a contiguous boolean
+// mask: count the true elements of each chunk, prefix-sum the counts, then
+// let each chunk write its part (indices, or the selected elements) from
+// its offset. One task per chunk: the chunks are few and each is long.
+std::shared_ptr<ElementwiseSpec> one_task_per_chunk(std::shared_ptr<ElementwiseSpec> s) {
+  s->host_grain = 1;
+  return s;
+}
+
+const ElementwiseSpec& count_spec() {
+  static auto spec = one_task_per_chunk(
+      make_spec("kumo_chunk_count", "raw bool m, int64 n, int64 chunk", "int64 c",
+                "const bool* q = m.data(); int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
+                "int64_t s = 0; for (int64_t k = b; k < e; ++k) s += q[k]; c = s"));
+  return *spec;
+}
+
+const ElementwiseSpec& write_indices_spec() {
+  static auto spec = one_task_per_chunk(
+      make_spec("kumo_chunk_indices", "raw bool m, int64 n, int64 chunk, int64 c, int64 end", "raw int64 dst",
+                "const bool* q = m.data(); int64_t* d = dst.data(); int64_t o = end - c;"
+                "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
+                "for (int64_t k = b; k < e; ++k) if (q[k]) d[o++] = k"));
+  return *spec;
+}
+
+const ElementwiseSpec& write_values_spec() {
+  static auto spec = one_task_per_chunk(
+      make_spec("kumo_chunk_values", "raw bool m, int64 n, int64 chunk, int64 c, int64 end, raw T src", "raw T dst",
+                "const bool* q = m.data(); T* d = dst.data(); int64_t o = end - c;"
+                "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
+                "for (int64_t k = b; k < e; ++k) if (q[k]) d[o++] = src.at(k)"));
+  return *spec;
+}
+
+const ElementwiseSpec& unravel_spec() {
+  static auto spec = make_spec("kumo_unravel", "int64 flat, int64 dim, int64 div", "int64 coord",
+                               "coord = (flat / div) % dim");
+  return *spec;
+}
+
+// ---- helpers ----------------------------------------------------------------
+
+Array int64_scalar(int64_t v, Device& device) {
+  return kernels::scalar_to_array(Scalar(v).value(), Dtype::kInt64, device);
+}
+Array int32_scalar(int v, Device& device) { return kernels::scalar_to_array(Scalar(v).value(), Dtype::kInt32, device); }
+
+std::string shape_str(const Shape& s) {
+  std::string out = "(";
+  for (int i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
+  return out + (s.size() == 1 ? ",)" : ")");
+}
+
+// The mask as a contiguous boolean array (nonzero's truth of any dtype).
+Array contiguous_mask(const Array& mask) {
+  if (mask.dtype() == Dtype::kBool && mask.c_contiguous()) return mask;
+  return mask.astype(Dtype::kBool, Order::kC);
+}
+
+struct Compaction {
+  Array mask;  // contiguous bool
+  Array counts, ends;
+  int64_t chunk = 0, total = 0;
+};
+
+Compaction count_true(const Array& mask_in) {
+  Compaction c;
+  c.mask = contiguous_mask(mask_in);
+  const int64_t n = c.mask.size();
+  Device& device = c.mask.device();
+  // Host chunks: a few hundred tasks at most; CUDA: one short chunk per thread.
+  c.chunk = device.type() == DeviceType::kCPU ? std::max<int64_t>(4096, (n + 255) / 256) : 256;
+  const int64_t nchunks = std::max<int64_t>(1, (n + c.chunk - 1) / c.chunk);
+  c.counts = Array::empty(Shape{nchunks}, Dtype::kInt64, device);
+  kernels::call_elementwise(count_spec(), {c.mask.reshape(Shape{n}), int64_scalar(n, device),
+                                           int64_scalar(c.chunk, device)},
+                            {c.counts});
+  c.ends = cumsum(c.counts);
+  c.total = c.ends(nchunks - 1).item<int64_t>();
+  return c;
+}
+
+// The flat (C-order) positions of the true elements of `mask`.
+Array flat_true_positions(const Array& mask) {
+  Compaction c = count_true(mask);
+  Device& device = c.mask.device();
+  Array out = Array::empty(Shape{c.total}, Dtype::kInt64, device);
+  if (c.total > 0)
+    kernels::call_elementwise(write_indices_spec(),
+                              {c.mask.reshape(Shape{c.mask.size()}), int64_scalar(c.mask.size(), device),
+                               int64_scalar(c.chunk, device), c.counts, c.ends},
+                              {out});
+  return out;
+}
+
+// a.flat[mask.flat] for a mask of a's size.
+Array compact(const Array& a, const Array& mask) {
+  Compaction c = count_true(mask);
+  Device& device = a.device();
+  Array out = Array::empty(Shape{c.total}, a.dtype(), device);
+  if (c.total > 0)
+    kernels::call_elementwise(write_values_spec(),
+                              {c.mask.reshape(Shape{c.mask.size()}), int64_scalar(c.mask.size(), device),
+                               int64_scalar(c.chunk, device), c.counts, c.ends, a},
+                              {out});
+  return out;
+}
+
+Array as_index_array(const Array& arr, Device& device) {
+  if (!is_integer(arr.dtype()))
+    throw IndexError("arrays used as indices must be of integer (or boolean) type");
+  Array r = arr.astype(Dtype::kInt64, Order::kK, false);
+  return &r.device() == &device ? r : r.to_device(device);
+}
+
+// IndexError (NumPy's message) when an index of `idx` is outside [-n, n).
+void check_bounds(const Array& idx, int64_t n, int axis) {
+  if (idx.size() == 0) return;
+  Device& device = idx.device();
+  Array bad =
+      kernels::call_reduction(out_of_bounds_spec(), {idx, int64_scalar(n, device)}, {Array()}, {}, true, false)[0];
+  if (!bad.item<bool>()) return;
+  const int64_t hi = max(idx).item<int64_t>(), lo = min(idx).item<int64_t>();
+  const int64_t v = hi >= n ? hi : lo;
+  throw IndexError("index " + std::to_string(v) + " is out of bounds for axis " + std::to_string(axis) +
+                   " with size " + std::to_string(n));
+}
+
+// ---- resolving an index expression -------------------------------------------
+
+// a[index] seen as a view of `a` and a set of index arrays: the basic
+// components are applied to the view; each axis an index array takes is kept
+// whole in it.
+struct Resolved {
+  Array view;
+  bool advanced = false;
+  std::vector<int> axes;         // the axes of `view` the index arrays take
+  std::vector<int> a_axes;       // the axes of `a` they came from (-1: a boolean scalar's new axis)
+  std::vector<Array> arrays;     // int64, on a's device, not yet broadcast
+  Shape index_shape;             // their broadcast shape
+  int insert_at = 0;             // where index_shape goes among the other axes of `view`
+  bool distinct = false;         // one mask's positions: no index repeats
+  bool single_full_mask = false;  // one mask of a's whole shape
+  Array full_mask;
+
+  // The axes of `view` not taken by index arrays, in order.
+  Array rest() const {
+    Shape s;
+    Strides st;
+    for (int d = 0; d < view.ndim(); ++d) {
+      if (std::find(axes.begin(), axes.end(), d) != axes.end()) continue;
+      s.push_back(view.shape()[d]);
+      st.push_back(view.strides()[d]);
+    }
+    return view.view_with(s, st, 0);
+  }
+  Shape result_shape(const Shape& rest_shape) const {
+    Shape s;
+    for (int d = 0; d < insert_at; ++d) s.push_back(rest_shape[d]);
+    for (int d = 0; d < index_shape.size(); ++d) s.push_back(index_shape[d]);
+    for (int d = insert_at; d < rest_shape.size(); ++d) s.push_back(rest_shape[d]);
+    return s;
+  }
+  // The permutation taking the result's axes to (index dims..., rest dims...).
+  std::vector<int64_t> index_first(int result_ndim) const {
+    std::vector<int64_t> perm;
+    const int nb = index_shape.size();
+    for (int d = insert_at; d < insert_at + nb; ++d) perm.push_back(d);
+    for (int d = 0; d < insert_at; ++d) perm.push_back(d);
+    for (int d = insert_at + nb; d < result_ndim; ++d) perm.push_back(d);
+    return perm;
+  }
+};
+
+bool is_mask(const Index& ix) { return ix.is_array() && ix.array().dtype() == Dtype::kBool; }
+
+Resolved resolve(const Array& a, const std::vector<Index>& index) {
+  Resolved r;
+  bool any_advanced = false;
+  for (const Index& ix : index)
+    if (ix.is_boolean_scalar() || (ix.is_array() && (ix.array().ndim() > 0 || is_mask(ix)))) any_advanced = true;
+  auto int_of_0d = [](const Array& arr) {
+    if (!is_integer(arr.dtype())) throw IndexError("arrays used as indices must be of integer (or boolean) type");
+    return IndexItem::integer(arr.item<int64_t>());
+  };
+  if (!any_advanced) {
+    std::vector<IndexItem> items;
+    items.reserve(index.size());
+    for (const Index& ix : index) items.push_back(ix.is_array() ? int_of_0d(ix.array()) : ix.item());
+    r.view = a.index(items);
+    return r;
+  }
+  r.advanced = true;
+  Device& device = a.device();
+  int consumed = 0, n_ellipsis = 0;
+  for (const Index& ix : index) {
+    if (is_mask(ix)) consumed += ix.array().ndim();
+    else if (ix.is_array()) ++consumed;
+    else if (ix.is_boolean_scalar()) continue;
+    else if (ix.item().kind == IndexItem::Kind::kEllipsis) ++n_ellipsis;
+    else if (ix.item().kind != IndexItem::Kind::kNewAxis) ++consumed;
+  }
+  if (n_ellipsis > 1) throw IndexError("an index can only have a single ellipsis ('...')");
+  if (consumed > a.ndim())
+    throw IndexError("too many indices for array: array is " + std::to_string(a.ndim()) + "-dimensional, but " +
+                     std::to_string(consumed) + " were indexed");
+
+  // Advanced components (arrays, booleans, and integers alongside them) that
+  // a slice, newaxis or Ellipsis separates send the index dimensions first.
+  std::vector<IndexItem> items;
+  int dim = 0, vpos = 0, rest_count = 0, first_rest = -1;
+  bool gap = false, separated = false;
+  int n_masks = 0, n_advanced = 0;
+  auto advanced_component = [&] {
+    ++n_advanced;
+    if (first_rest >= 0 && gap) separated = true;
+    if (first_rest < 0) first_rest = rest_count;
+    gap = false;
+  };
+  auto basic_component = [&] {
+    if (first_rest >= 0) gap = true;
+  };
+  auto take_axis = [&](Array arr, int a_axis) {
+    items.push_back(all());
+    r.axes.push_back(vpos++);
+    r.a_axes.push_back(a_axis);
+    r.arrays.push_back(std::move(arr));
+  };
+  for (const Index& ix : index) {
+    if (ix.is_boolean_scalar() || (is_mask(ix) && ix.array().ndim() == 0)) {
+      const bool value = ix.is_boolean_scalar() ? ix.boolean() : ix.array().item<bool>();
+      advanced_component();
+      items.push_back(IndexItem::new_axis());
+      r.axes.push_back(vpos++);
+      r.a_axes.push_back(-1);
+      r.arrays.push_back(value ? asarray<int64_t>({0}, device) : Array::empty(Shape{0}, Dtype::kInt64, device));
+      ++n_masks;
+    } else if (is_mask(ix)) {
+      const Array& mask = ix.array();
+      for (int k = 0; k < mask.ndim(); ++k)
+        if (mask.shape()[k] != a.shape()[dim + k])
+          throw IndexError("boolean index did not match indexed array along axis " + std::to_string(dim + k) +
+                           "; size of axis is " + std::to_string(a.shape()[dim + k]) +
+                           " but size of corresponding boolean axis is " + std::to_string(mask.shape()[k]));
+      advanced_component();
+      ++n_masks;
+      if (mask.ndim() == a.ndim()) r.full_mask = mask;
+      std::vector<Array> coords = nonzero(&mask.device() == &device ? mask : mask.to_device(device));
+      for (Array& c : coords) take_axis(std::move(c), dim++);
+    } else if (ix.is_array()) {
+      advanced_component();
+      take_axis(as_index_array(ix.array(), device), dim++);
+    } else {
+      const IndexItem& it = ix.item();
+      items.push_back(it);
+      switch (it.kind) {
+        case IndexItem::Kind::kInt:
+          advanced_component();
+          ++dim;
+          break;
+        case IndexItem::Kind::kSlice:
+          basic_component();
+          ++dim, ++vpos, ++rest_count;
+          break;
+        case IndexItem::Kind::kNewAxis:
+          basic_component();
+          ++vpos, ++rest_count;
+          break;
+        case IndexItem::Kind::kEllipsis: {
+          basic_component();
+          const int fill = a.ndim() - consumed;
+          dim += fill, vpos += fill, rest_count += fill;
+          break;
+        }
+      }
+    }
+  }
+  r.view = a.index(items);
+  r.insert_at = separated ? 0 : first_rest;
+  r.distinct = n_masks == 1 && n_advanced == 1;
+  r.single_full_mask = r.distinct && r.full_mask.defined() && index.size() == 1;
+  std::vector<Shape> shapes;
+  for (const Array& arr : r.arrays) shapes.push_back(arr.shape());
+  try {
+    r.index_shape = broadcast_shapes(shapes);
+  } catch (const ValueError&) {
+    std::string msg = "shape mismatch: indexing arrays could not be broadcast together with shapes";
+    for (const Shape& s : shapes) msg += " " + shape_str(s);
+    throw IndexError(msg);
+  }
+  return r;
+}
+
+// The byte-offset operand of the gather and scatter kernels, broadcast to
+// (index dims..., rest dims...), with its n, s and mode.
+struct IndexOperand {
+  Array idx, n, s, mode;
+};
+
+IndexOperand index_operand(const Resolved& r, const Shape& rest_shape, IndexMode mode) {
+  Device& device = r.view.device();
+  const int imode = static_cast<int>(mode);
+  // NumPy checks the indices only when their broadcast shape is not empty.
+  if (mode == IndexMode::kRaise && shape_size(r.index_shape) > 0)
+    for (size_t j = 0; j < r.arrays.size(); ++j)
+      if (r.a_axes[j] >= 0) check_bounds(r.arrays[j], r.view.shape()[r.axes[j]], r.a_axes[j]);
+  IndexOperand op;
+  Array idx;
+  if (r.arrays.size() == 1) {
+    idx = r.arrays[0];
+    op.n = int64_scalar(r.view.shape()[r.axes[0]], device);
+    op.s = int64_scalar(r.view.strides()[r.axes[0]], device);
+    op.mode = int32_scalar(imode, device);
+  } else {
+    idx = int64_scalar(0, device);
+    for (size_t j = 0; j < r.arrays.size(); ++j) {
+      const int ax = r.axes[j];
+      idx = kernels::call_elementwise(offset_spec(),
+                                      {r.arrays[j], idx, int64_scalar(r.view.shape()[ax], device),
+                                       int64_scalar(r.view.strides()[ax], device), int32_scalar(imode, device)},
+                                      {Array()})[0];
+    }
+    op.n = int64_scalar(0, device);
+    op.s = int64_scalar(1, device);
+    op.mode = int32_scalar(0, device);  // offsets are >= 0 already
+  }
+  Shape b = r.index_shape, full = r.index_shape;
+  for (int d = 0; d < rest_shape.size(); ++d) b.push_back(1), full.push_back(rest_shape[d]);
+  op.idx = idx.broadcast_to(r.index_shape).reshape(b).broadcast_to(full);
+  return op;
+}
+
+Array gather(const Resolved& r, IndexMode mode) {
+  const Array rest = r.rest();
+  const Shape shape = r.result_shape(rest.shape());
+  Array out = Array::empty(shape, r.view.dtype(), r.view.device());
+  IndexOperand op = index_operand(r, rest.shape(), mode);
+  if (out.size() == 0) return out;
+  for (int d = 0; d < r.view.ndim(); ++d)
+    if (r.view.shape()[d] == 0 && std::find(r.axes.begin(), r.axes.end(), d) != r.axes.end())
+      throw IndexError("cannot do a non-empty take from an empty axes.");
+  kernels::call_elementwise(gather_spec(),
+                            {op.idx, rest, op.n, op.s, int64_scalar(std::max<int64_t>(rest.size(), 1), rest.device()),
+                             op.mode},
+                            {out.transpose(r.index_first(out.ndim()))});
+  return out;
+}
+
+// `value` made to broadcast to `shape` as NumPy's assignment allows (extra
+// leading axes of length 1 dropped), else ValueError.
+Array fit_value(const Array& value, const Shape& shape, bool advanced) {
+  Shape vs = value.shape();
+  while (vs.size() > shape.size() && vs[0] == 1) vs = Shape(std::vector<int64_t>(vs.begin() + 1, vs.end()));
+  bool ok = vs.size() <= shape.size();
+  for (int k = 1; ok && k <= vs.size(); ++k) {
+    const int64_t v = vs[vs.size() - k], d = shape[shape.size() - k];
+    ok = v == 1 || v == d;
+  }
+  if (!ok) {
+    if (advanced)
+      throw ValueError("shape mismatch: value array of shape " + shape_str(value.shape()) +
+                       " could not be broadcast to indexing result of shape " + shape_str(shape));
+    throw ValueError("could not broadcast input array from shape " + shape_str(value.shape()) + " into shape " +
+                     shape_str(shape));
+  }
+  return value.reshape(vs).broadcast_to(shape);
+}
+
+void scatter(const Resolved& r, const Array& value_in, IndexMode mode, bool add) {
+  const Array rest = r.rest();
+  const Shape shape = r.result_shape(rest.shape());
+  Array value = value_in.astype(r.view.dtype(), Order::kK, false);
+  if (&value.device() != &r.view.device()) value = value.to_device(r.view.device());
+  // The value may be a view of the destination (a[i] = a[::-1]): read it first.
+  if (value.shares_memory_with(r.view) && value.memory() != nullptr) value = value.copy();
+  value = fit_value(value, shape, true);
+  IndexOperand op = index_operand(r, rest.shape(), mode);
+  if (shape_size(shape) == 0) return;
+  const ElementwiseSpec& spec = add ? scatter_add_spec() : scatter_spec(r.distinct);
+  kernels::call_elementwise(spec,
+                            {op.idx, value.transpose(r.index_first(value.ndim())), op.n, op.s,
+                             int64_scalar(std::max<int64_t>(rest.size(), 1), rest.device()), op.mode},
+                            {rest});
+}
+
+int normalize_axis_checked(int64_t axis, int ndim) { return normalize_axis(axis, ndim); }
+
+
+// The index arrays of take_along_axis: `indices` on `axis`, an arange
+// broadcast along every other axis.
+std::vector<Index> along_axis(const Array& a, const Array& indices, int axis) {
+  if (!is_integer(indices.dtype())) throw IndexError("`indices` must be an integer array");
+  if (indices.ndim() != a.ndim())
+    throw ValueError("`indices` and `arr` must have the same number of dimensions");
+  std::vector<Index> index;
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (d == axis) {
+      index.emplace_back(indices);
+      continue;
+    }
+    std::vector<int64_t> ar(static_cast<size_t>(a.shape()[d]));
+    for (size_t k = 0; k < ar.size(); ++k) ar[k] = static_cast<int64_t>(k);
+    Shape s(std::vector<int64_t>(static_cast<size_t>(a.ndim()), 1));
+    s[d] = a.shape()[d];
+    index.emplace_back(asarray(ar, s, a.device()));
+  }
+  return index;
+}
+
+}  // namespace
+
+// ---- public routines ----------------------------------------------------------
+
+Array getitem(const Array& a, const std::vector<Index>& index) {
+  Resolved r = resolve(a, index);
+  if (!r.advanced) return r.view;
+  if (r.single_full_mask) return compact(a, r.full_mask);
+  return gather(r, IndexMode::kRaise);
+}
+
+void setitem(const Array& a, const std::vector<Index>& index, const Array& value) {
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  // One mask over the whole array and a single value: a masked fill, without
+  // finding the positions.
+  if (index.size() == 1 && is_mask(index[0]) && index[0].array().shape() == a.shape() && value.size() == 1 &&
+      a.ndim() > 0) {
+    const Array& mask = index[0].array();
+    Array v = value.astype(a.dtype(), Order::kK, false).reshape(Shape{});
+    copyto(a, &v.device() == &a.device() ? v : v.to_device(a.device()), Casting::kUnsafe,
+           &mask.device() == &a.device() ? mask : mask.to_device(a.device()));
+    return;
+  }
+  Resolved r = resolve(a, index);
+  if (!r.advanced) {
+    Array v = value;
+    if (v.shares_memory_with(r.view) && v.memory() != nullptr) v = v.copy();
+    v = fit_value(&v.device() == &a.device() ? v : v.to_device(a.device()), r.view.shape(), false);
+    copyto(r.view, v, Casting::kUnsafe);
+    return;
+  }
+  scatter(r, value, IndexMode::kRaise, false);
+}
+
+void setitem(const Array& a, const std::vector<Index>& index, Scalar value) {
+  Array v = kernels::scalar_to_array(value.value(), a.dtype(), a.device());
+  setitem(a, index, v);
+}
+
+void scatter_add(const Array& a, const std::vector<Index>& index, const Array& values) {
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  if (!can_cast(values.dtype(), a.dtype(), Casting::kSameKind))
+    throw CastingError("Cannot cast ufunc 'add' output from " + dtype_repr(values.dtype()) + " to " +
+                       dtype_repr(a.dtype()) + " with casting rule 'same_kind'");
+  Resolved r = resolve(a, index);
+  if (!r.advanced) {
+    // Basic indices name each element once: an ordinary in-place add.
+    call_ufunc("add", {r.view, values}, UfuncOptions(r.view));
+    return;
+  }
+  scatter(r, values, IndexMode::kRaise, true);
+}
+
+std::vector<Array> nonzero(const Array& a) {
+  if (a.ndim() == 0)
+    throw ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.");
+  Array flat = flat_true_positions(a);
+  if (a.ndim() == 1) return {flat};
+  std::vector<Array> out;
+  Device& device = a.device();
+  int64_t div = a.size();
+  for (int d = 0; d < a.ndim(); ++d) {
+    const int64_t dim = a.shape()[d];
+    div = dim == 0 ? 0 : div / dim;
+    Array coord = Array::empty(flat.shape(), Dtype::kInt64, device);
+    if (flat.size() > 0)
+      kernels::call_elementwise(unravel_spec(), {flat, int64_scalar(dim, device), int64_scalar(div, device)},
+                                {coord});
+    out.push_back(coord);
+  }
+  return out;
+}
+
+Array flatnonzero(const Array& a) { return flat_true_positions(a); }
+
+Array argwhere(const Array& a) {
+  if (a.ndim() == 0) {
+    // NumPy treats a 0-d input as 1-d and drops the axis: shape (0 or 1, 0).
+    const bool nz = a.astype(Dtype::kBool).item<bool>();
+    return Array::empty(Shape{nz ? 1 : 0, 0}, Dtype::kInt64, a.device());
+  }
+  std::vector<Array> coords = nonzero(a);
+  const int64_t count = coords[0].size();
+  Array out = Array::empty(Shape{count, a.ndim()}, Dtype::kInt64, a.device());
+  for (int d = 0; d < a.ndim(); ++d) coords[static_cast<size_t>(d)].copy_to(out(all(), d));
+  return out;
+}
+
+Array extract(const Array& condition, const Array& a) {
+  if (condition.size() == a.size()) return compact(a.ravel(), condition.ravel());
+  return take(a.ravel(), flatnonzero(condition.ravel()));
+}
+
+IndexMode index_mode_from_string(const std::string& mode) {
+  if (mode == "raise") return IndexMode::kRaise;
+  if (mode == "wrap") return IndexMode::kWrap;
+  if (mode == "clip") return IndexMode::kClip;
+  throw ValueError("clipmode must be one of 'clip', 'raise', or 'wrap' (got '" + mode + "')");
+}
+
+Array take(const Array& a, const Array& indices, std::optional<int64_t> axis, IndexMode mode, const Array& out) {
+  if (!is_integer(indices.dtype()) && indices.dtype() != Dtype::kBool)
+    throw TypeError("Cannot cast array data from " + dtype_repr(indices.dtype()) +
+                    " to dtype('int64') according to the rule 'safe'");
+  const Array src = axis ? a : a.ravel();
+  const int ax = axis ? normalize_axis_checked(*axis, a.ndim()) : 0;
+  Device& device = src.device();
+  Resolved r;
+  r.advanced = true;
+  r.view = src;
+  r.axes = {ax};
+  r.a_axes = {ax};
+  r.arrays = {as_index_array(indices.astype(Dtype::kInt64, Order::kK, false), device)};
+  r.index_shape = indices.shape();
+  r.insert_at = ax;
+  if (src.shape()[ax] == 0 && indices.size() > 0) throw IndexError("cannot do a non-empty take from an empty axes.");
+  Array result = gather(r, mode);
+  if (!out.defined()) return result;
+  if (out.shape() != result.shape()) throw ValueError("output array does not match result of ndarray.take");
+  copyto(out, result, Casting::kSameKind);
+  return out;
+}
+
+void put(const Array& a, const Array& indices, const Array& values, IndexMode mode) {
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  if (!is_integer(indices.dtype()))
+    throw TypeError("Cannot cast array data from " + dtype_repr(indices.dtype()) +
+                    " to dtype('int64') according to the rule 'safe'");
+  Device& device = a.device();
+  Array idx = as_index_array(indices, device).ravel();
+  if (idx.size() == 0 || values.size() == 0) return;
+  if (a.size() == 0) throw IndexError("cannot replace elements of an empty array");
+  if (mode == IndexMode::kRaise) check_bounds(idx, a.size(), 0);
+  Array v = values.astype(a.dtype(), Order::kC, false).ravel();
+  if (&v.device() != &device) v = v.to_device(device);
+  if (v.shares_memory_with(a)) v = v.copy();
+  kernels::call_elementwise(put_spec(),
+                            {idx, v, int64_scalar(a.size(), device), int64_scalar(v.size(), device),
+                             int32_scalar(static_cast<int>(mode), device)},
+                            {a});
+}
+
+Array take_along_axis(const Array& a, const Array& indices, std::optional<int64_t> axis) {
+  if (!axis) {
+    if (indices.ndim() != 1) throw ValueError("when axis=None, `indices` must have a single dimension.");
+    return take_along_axis(a.ravel(), indices, 0);
+  }
+  return getitem(a, along_axis(a, indices, normalize_axis_checked(*axis, a.ndim())));
+}
+
+void put_along_axis(const Array& a, const Array& indices, const Array& values, std::optional<int64_t> axis) {
+  if (!axis) {
+    if (indices.ndim() != 1) throw ValueError("when axis=None, `indices` must have a single dimension.");
+    Array flat = a.ravel();
+    if (!flat.shares_memory_with(a) || !a.c_contiguous())
+      throw ValueError("put_along_axis with axis=None needs a contiguous array");
+    put_along_axis(flat, indices, values, 0);
+    return;
+  }
+  setitem(a, along_axis(a, indices, normalize_axis_checked(*axis, a.ndim())), values);
+}
+
+Array compress(const Array& condition, const Array& a, std::optional<int64_t> axis, const Array& out) {
+  if (condition.ndim() != 1) throw ValueError("condition must be a 1-d array");
+  const Array src = axis ? a : a.ravel();
+  const int ax = axis ? normalize_axis_checked(*axis, a.ndim()) : 0;
+  Array idx = flatnonzero(condition);
+  return take(src, idx, ax, IndexMode::kRaise, out);
+}
+
+void putmask(const Array& a, const Array& mask, const Array& values) {
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  if (mask.size() != a.size()) throw ValueError("putmask: mask and data must be the same size");
+  if (values.size() == 0) return;
+  Device& device = a.device();
+  Array v = values.astype(a.dtype(), Order::kC, false).ravel();
+  if (&v.device() != &device) v = v.to_device(device);
+  if (v.shares_memory_with(a)) v = v.copy();
+  Array m = mask.astype(Dtype::kBool, Order::kK, false).reshape(a.shape());
+  if (&m.device() != &device) m = m.to_device(device);
+  kernels::call_elementwise(putmask_spec(), {m, v, int64_scalar(v.size(), device)}, {a});
+}
+
+void place(const Array& a, const Array& mask, const Array& values) {
+  if (mask.size() != a.size()) throw ValueError("place: mask and data must be the same size");
+  Array idx = flatnonzero(mask);
+  if (idx.size() > 0 && values.size() == 0) throw ValueError("Cannot insert from an empty array!");
+  put(a, idx, values, IndexMode::kWrap);
+}
+
+}  // namespace kumo
