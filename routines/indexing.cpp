@@ -1,12 +1,14 @@
 #include "routines/indexing.h"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "core/errors.h"
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
 #include "routines/assignment.h"
+#include "routines/creation.h"
 #include "routines/elementwise.h"
 #include "routines/interop.h"
 #include "routines/reduction.h"
@@ -27,6 +29,15 @@ static KUMO_FN int64_t kumo_index_fix(int64_t v, int64_t n, int mode) {
   if (mode == 0) return v < 0 ? v + n : v;
   if (mode == 1) { v %= n; return v < 0 ? v + n : v; }
   return v < 0 ? 0 : (v >= n ? n - 1 : v);
+}
+// Mode 0 with a check: an index outside [-n, n) sets *err and reads 0.
+static KUMO_FN int64_t kumo_index_checked(int64_t v, int64_t n, int mode, int32_t* err) {
+  if (mode != 0) return kumo_index_fix(v, n, mode);
+  if (v < -n || v >= n) {
+    *err = 1;
+    return 0;
+  }
+  return v < 0 ? v + n : v;
 }
 template <class T> static KUMO_FN T* kumo_shift(T* p, int64_t bytes) {
   return reinterpret_cast<T*>(reinterpret_cast<char*>(p) + bytes);
@@ -85,44 +96,49 @@ std::shared_ptr<ElementwiseSpec> make_spec(const char* name, const char* in, con
   return ElementwiseSpec::create(name, in, out, op, preamble);
 }
 
-// y[b..., r...] = src[r...] shifted by index(b...) * s bytes: the gather of
-// every advanced index, `i % rest` being the position within the rest.
-const ElementwiseSpec& gather_spec() {
-  static auto spec = make_spec("kumo_gather", "int64 idx, raw T src, int64 n, int64 s, int64 rest, int32 mode", "T y",
-                               "y = *kumo_shift(&src.at(i % rest), kumo_index_fix(idx, n, mode) * s)");
-  return *spec;
-}
+// The gather and scatter kernels. Each element moves between position
+// (b..., r...) of the (index dims..., rest dims...) iteration and the
+// element of the rest view at r shifted by index(b...) * s bytes; without
+// rest dims the base is the view's pointer (no division by `rest`).
+enum class IndexKernel { kGather, kScatter, kScatterDistinct, kScatterAdd };
 
-// The inverse of the gather. With repeated indices the last write in C order
-// wins, as NumPy's, so the host runs it on one thread; indices that come from
-// a mask are distinct and may be written in parallel.
-const ElementwiseSpec& scatter_spec(bool distinct) {
-  static const char* op = "*kumo_shift(&dst.at(i % rest), kumo_index_fix(idx, n, mode) * s) = x";
-  static auto sequential = [] {
-    auto s = make_spec("kumo_scatter", "int64 idx, T x, int64 n, int64 s, int64 rest, int32 mode", "raw T dst", op);
-    s->host_grain = INT64_MAX;
-    return s;
+const ElementwiseSpec& index_kernel(IndexKernel kind, bool has_rest) {
+  static const auto specs = [] {
+    std::array<std::array<std::shared_ptr<ElementwiseSpec>, 2>, 4> t;
+    for (int r = 0; r < 2; ++r) {
+      const std::string suffix = r ? "_rest" : "";
+      auto base = [&](const char* p) { return r ? std::string("&") + p + ".at(i % rest)" : std::string(p) + ".data()"; };
+      // A gather checks its indices as it goes and flags the bad ones in
+      // err (reading element 0 instead), so valid indices cost no extra pass.
+      t[0][r] = make_spec(("kumo_gather" + suffix).c_str(),
+                          "int64 idx, raw T src, int64 n, int64 s, int64 rest, int32 mode, raw int32 err", "T y",
+                          ("y = *kumo_shift(" + base("src") + ", kumo_index_checked(idx, n, mode, err.data()) * s)")
+                              .c_str());
+      // Scatters are checked before they write anything. With repeated
+      // indices the last write in C order wins, as NumPy's, so the host runs
+      // them as one task; a mask's positions are distinct and go parallel.
+      const char* scatter_in = "int64 idx, T x, int64 n, int64 s, int64 rest, int32 mode";
+      const std::string target = "kumo_shift(" + base("dst") + ", kumo_index_fix(idx, n, mode) * s)";
+      t[1][r] = make_spec(("kumo_scatter" + suffix).c_str(), scatter_in, "raw T dst", ("*" + target + " = x").c_str());
+      t[1][r]->host_grain = INT64_MAX;
+      t[2][r] = make_spec(("kumo_scatter_distinct" + suffix).c_str(), scatter_in, "raw T dst",
+                          ("*" + target + " = x").c_str());
+      t[3][r] = make_spec(("kumo_scatter_add" + suffix).c_str(), scatter_in, "raw T dst",
+                          ("kumo_atomic_add(" + target + ", x)").c_str(),
+                          std::string(kIndexPreamble) + kAtomicAddPreamble);
+      t[3][r]->host_grain = INT64_MAX;  // deterministic on the host: one task, C order
+    }
+    return t;
   }();
-  static auto parallel =
-      make_spec("kumo_scatter_distinct", "int64 idx, T x, int64 n, int64 s, int64 rest, int32 mode", "raw T dst", op);
-  return distinct ? *parallel : *sequential;
+  return *specs[static_cast<size_t>(kind)][has_rest ? 1 : 0];
 }
 
-const ElementwiseSpec& scatter_add_spec() {
-  static auto spec = [] {
-    auto s = make_spec("kumo_scatter_add", "int64 idx, T x, int64 n, int64 s, int64 rest, int32 mode", "raw T dst",
-                       "kumo_atomic_add(kumo_shift(&dst.at(i % rest), kumo_index_fix(idx, n, mode) * s), x)",
-                       std::string(kIndexPreamble) + kAtomicAddPreamble);
-    s->host_grain = INT64_MAX;  // deterministic on the host: one task, C order
-    return s;
-  }();
-  return *spec;
-}
-
-// Byte offsets of several index arrays combined: o = acc + fix(idx) * s.
+// Byte offsets of several index arrays combined: o = acc + index * s
+// (checked as the gather checks).
 const ElementwiseSpec& offset_spec() {
-  static auto spec = make_spec("kumo_index_offset", "int64 idx, int64 acc, int64 n, int64 s, int32 mode", "int64 o",
-                               "o = acc + kumo_index_fix(idx, n, mode) * s");
+  static auto spec = make_spec("kumo_index_offset",
+                               "int64 idx, int64 acc, int64 n, int64 s, int32 mode, raw int32 err", "int64 o",
+                               "o = acc + kumo_index_checked(idx, n, mode, err.data()) * s");
   return *spec;
 }
 
@@ -154,6 +170,10 @@ const ReductionSpec& out_of_bounds_spec() {
 // mask: count the true elements of each chunk, prefix-sum the counts, then
 // let each chunk write its part (indices, or the selected elements) from
 // its offset. One task per chunk: the chunks are few and each is long.
+// The writes are branch-free (write every element, advance the output on
+// true ones), because a branch on random masks mispredicts; each chunk
+// stops once its last output is written, so it never writes into the
+// next chunk's part.
 std::shared_ptr<ElementwiseSpec> one_task_per_chunk(std::shared_ptr<ElementwiseSpec> s) {
   s->host_grain = 1;
   return s;
@@ -162,8 +182,13 @@ std::shared_ptr<ElementwiseSpec> one_task_per_chunk(std::shared_ptr<ElementwiseS
 const ElementwiseSpec& count_spec() {
   static auto spec = one_task_per_chunk(
       make_spec("kumo_chunk_count", "raw bool m, int64 n, int64 chunk", "int64 c",
-                "const bool* q = m.data(); int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
-                "int64_t s = 0; for (int64_t k = b; k < e; ++k) s += q[k]; c = s"));
+                // Bytes summed into 32 bits in blocks: a loop the compiler vectorizes.
+                "const unsigned char* q = reinterpret_cast<const unsigned char*>(m.data());"
+                "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n; int64_t s = 0;"
+                "while (b < e) { int64_t stop = e - b > (1 << 20) ? b + (1 << 20) : e; uint32_t acc = 0;"
+                "  for (int64_t k = b; k < stop; ++k) acc += q[k];"
+                "  s += acc; b = stop; }"
+                "c = s"));
   return *spec;
 }
 
@@ -172,7 +197,7 @@ const ElementwiseSpec& write_indices_spec() {
       make_spec("kumo_chunk_indices", "raw bool m, int64 n, int64 chunk, int64 c, int64 end", "raw int64 dst",
                 "const bool* q = m.data(); int64_t* d = dst.data(); int64_t o = end - c;"
                 "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
-                "for (int64_t k = b; k < e; ++k) if (q[k]) d[o++] = k"));
+                "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = k; o += q[k]; if (o == end) break; }"));
   return *spec;
 }
 
@@ -181,7 +206,7 @@ const ElementwiseSpec& write_values_spec() {
       make_spec("kumo_chunk_values", "raw bool m, int64 n, int64 chunk, int64 c, int64 end, raw T src", "raw T dst",
                 "const bool* q = m.data(); T* d = dst.data(); int64_t o = end - c;"
                 "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
-                "for (int64_t k = b; k < e; ++k) if (q[k]) d[o++] = src.at(k)"));
+                "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = src.at(k); o += q[k]; if (o == end) break; }"));
   return *spec;
 }
 
@@ -448,16 +473,28 @@ Resolved resolve(const Array& a, const std::vector<Index>& index) {
 // (index dims..., rest dims...), with its n, s and mode.
 struct IndexOperand {
   Array idx, n, s, mode;
+  Array err;  // int32, set by the checked kernels when an index is out of bounds
 };
 
+// IndexError naming a bad index (NumPy's message) for r's index arrays.
+void check_all_bounds(const Resolved& r) {
+  for (size_t j = 0; j < r.arrays.size(); ++j)
+    if (r.a_axes[j] >= 0) check_bounds(r.arrays[j], r.view.shape()[r.axes[j]], r.a_axes[j]);
+}
+
+// NumPy checks the indices only when their broadcast shape is not empty.
+bool needs_check(const Resolved& r, IndexMode mode) {
+  return mode == IndexMode::kRaise && shape_size(r.index_shape) > 0;
+}
+
+// The index operand of the gather and scatter kernels: one index array as
+// it is, several combined into byte offsets; broadcast to (index dims...,
+// rest dims...).
 IndexOperand index_operand(const Resolved& r, const Shape& rest_shape, IndexMode mode) {
   Device& device = r.view.device();
   const int imode = static_cast<int>(mode);
-  // NumPy checks the indices only when their broadcast shape is not empty.
-  if (mode == IndexMode::kRaise && shape_size(r.index_shape) > 0)
-    for (size_t j = 0; j < r.arrays.size(); ++j)
-      if (r.a_axes[j] >= 0) check_bounds(r.arrays[j], r.view.shape()[r.axes[j]], r.a_axes[j]);
   IndexOperand op;
+  op.err = zeros(Shape{1}, Dtype::kInt32, Order::kC, device);
   Array idx;
   if (r.arrays.size() == 1) {
     idx = r.arrays[0];
@@ -470,12 +507,14 @@ IndexOperand index_operand(const Resolved& r, const Shape& rest_shape, IndexMode
       const int ax = r.axes[j];
       idx = kernels::call_elementwise(offset_spec(),
                                       {r.arrays[j], idx, int64_scalar(r.view.shape()[ax], device),
-                                       int64_scalar(r.view.strides()[ax], device), int32_scalar(imode, device)},
+                                       int64_scalar(r.view.strides()[ax], device), int32_scalar(imode, device),
+                                       op.err},
                                       {Array()})[0];
     }
-    op.n = int64_scalar(0, device);
+    // Offsets are in range already: a check against INT64_MAX never fails.
+    op.n = int64_scalar(INT64_MAX, device);
     op.s = int64_scalar(1, device);
-    op.mode = int32_scalar(0, device);  // offsets are >= 0 already
+    op.mode = int32_scalar(0, device);
   }
   Shape b = r.index_shape, full = r.index_shape;
   for (int d = 0; d < rest_shape.size(); ++d) b.push_back(1), full.push_back(rest_shape[d]);
@@ -483,19 +522,29 @@ IndexOperand index_operand(const Resolved& r, const Shape& rest_shape, IndexMode
   return op;
 }
 
+bool flagged(const IndexOperand& op) { return op.err.item<int32_t>() != 0; }
+
 Array gather(const Resolved& r, IndexMode mode) {
   const Array rest = r.rest();
   const Shape shape = r.result_shape(rest.shape());
   Array out = Array::empty(shape, r.view.dtype(), r.view.device());
+  const bool check = needs_check(r, mode);
+  bool empty_axis = false;
+  for (size_t j = 0; j < r.axes.size(); ++j) empty_axis |= r.view.shape()[r.axes[j]] == 0;
+  if (out.size() == 0 || empty_axis) {
+    if (check) check_all_bounds(r);
+    if (out.size() == 0) return out;
+    throw IndexError("cannot do a non-empty take from an empty axes.");
+  }
   IndexOperand op = index_operand(r, rest.shape(), mode);
-  if (out.size() == 0) return out;
-  for (int d = 0; d < r.view.ndim(); ++d)
-    if (r.view.shape()[d] == 0 && std::find(r.axes.begin(), r.axes.end(), d) != r.axes.end())
-      throw IndexError("cannot do a non-empty take from an empty axes.");
-  kernels::call_elementwise(gather_spec(),
+  kernels::call_elementwise(index_kernel(IndexKernel::kGather, rest.ndim() > 0),
                             {op.idx, rest, op.n, op.s, int64_scalar(std::max<int64_t>(rest.size(), 1), rest.device()),
-                             op.mode},
+                             op.mode, op.err},
                             {out.transpose(r.index_first(out.ndim()))});
+  if (check && flagged(op)) {
+    check_all_bounds(r);
+    throw IndexError("index out of bounds");  // not reached: the check above names the index
+  }
   return out;
 }
 
@@ -527,10 +576,12 @@ void scatter(const Resolved& r, const Array& value_in, IndexMode mode, bool add)
   // The value may be a view of the destination (a[i] = a[::-1]): read it first.
   if (value.shares_memory_with(r.view) && value.memory() != nullptr) value = value.copy();
   value = fit_value(value, shape, true);
-  IndexOperand op = index_operand(r, rest.shape(), mode);
+  if (needs_check(r, mode)) check_all_bounds(r);  // before anything is written
   if (shape_size(shape) == 0) return;
-  const ElementwiseSpec& spec = add ? scatter_add_spec() : scatter_spec(r.distinct);
-  kernels::call_elementwise(spec,
+  IndexOperand op = index_operand(r, rest.shape(), mode);
+  const IndexKernel kind =
+      add ? IndexKernel::kScatterAdd : (r.distinct ? IndexKernel::kScatterDistinct : IndexKernel::kScatter);
+  kernels::call_elementwise(index_kernel(kind, rest.ndim() > 0),
                             {op.idx, value.transpose(r.index_first(value.ndim())), op.n, op.s,
                              int64_scalar(std::max<int64_t>(rest.size(), 1), rest.device()), op.mode},
                             {rest});
