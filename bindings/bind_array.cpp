@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "kernels/copy.h"
 #include "routines/indexing.h"
+#include "routines/ufunc_table.h"
 
 namespace kumo {
 namespace py_bind {
@@ -218,10 +219,19 @@ void bind_array(py::module_& m) {
         setitem_fallback()(self, key, value);
       })
       .def("_setitem_raw", &assign_at)
-      // numpy.add.at(a, key, values) on the array's device.
-      .def("_add_at", [](const Array& a, py::handle key, py::handle values) {
+      // ufunc.at(a, key[, b]) of a built-in ufunc on the array's device;
+      // Python scalars are weak operands, as in a ufunc call.
+      .def("_ufunc_at", [](const Array& a, const std::string& name, py::handle key, py::handle b) {
         ParsedIndex idx = parse_index(key, a.device());
-        scatter_add(a, idx.components, to_array_required(values, &a.device()));
+        const kernels::Ufunc& ufunc = builtin_ufunc(name);
+        if (b.is_none()) {
+          ufunc_at(ufunc, a, idx.components);
+          return;
+        }
+        kernels::UfuncOperand operand = is_python_scalar(b)
+                                            ? kernels::UfuncOperand(to_scalar_value(b))
+                                            : kernels::UfuncOperand(to_array_required(b, &a.device()));
+        ufunc_at(ufunc, a, idx.components, &operand);
       })
       .def_static("_set_setitem_fallback", [](py::object fn) { setitem_fallback() = std::move(fn); })
       .def("_assign", [](const Array& a, py::handle value) { assign(a, value); })

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <string>
 
 #include "core/errors.h"
@@ -662,6 +665,80 @@ void scatter_add(const Array& a, const std::vector<Index>& index, const Array& v
     return;
   }
   scatter(r, values, IndexMode::kRaise, true);
+}
+
+namespace {
+
+// The sequential kernel of ufunc.at for one loop of a ufunc: a single
+// element walks every index in C order and applies the loop's operation to
+// the addressed element (repeats apply again, as NumPy's).
+const ElementwiseSpec& ufunc_at_spec(const kernels::Ufunc& ufunc, int loop, bool has_rest) {
+  static std::mutex mu;
+  static std::map<std::tuple<const kernels::Ufunc*, int, bool>, std::shared_ptr<ElementwiseSpec>> specs;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& spec = specs[{&ufunc, loop, has_rest}];
+  if (spec) return *spec;
+  const kernels::UfuncLoop& l = ufunc.loops()[static_cast<size_t>(loop)];
+  const bool binary = ufunc.nin() == 2;
+  std::string op = "const int64_t total = idx.size();\nfor (int64_t k = 0; k < total; ++k) {\n";
+  op += "  T* p = kumo_shift(" + std::string(has_rest ? "&dst.at(k % rest)" : "dst.data()") +
+        ", kumo_index_fix(idx.at(k), n, mode) * s);\n";
+  op += std::string("  const ") + kernel_type_name(l.types[0]) + " in0 = kumo_cast<" + kernel_type_name(l.types[0]) +
+        ">(*p);\n";
+  if (binary) op += std::string("  const ") + kernel_type_name(l.types[1]) + " in1 = x.at(k);\n";
+  op += std::string("  ") + kernel_type_name(l.types.back()) + " out0;\n  {\n" + l.operation + ";\n  }\n";
+  op += "  *p = kumo_cast<T>(out0);\n}";
+  const std::string in = std::string("raw int64 idx, ") + (binary ? std::string("raw ") + dtype_name(l.types[1]) + " x, " : "") +
+                         "int64 n, int64 s, int64 rest, int32 mode";
+  spec = ElementwiseSpec::create("kumo_" + ufunc.name() + "_at", in, "raw T dst", op,
+                                 ufunc.loop_spec(loop).preamble + kIndexPreamble);
+  return *spec;
+}
+
+}  // namespace
+
+void ufunc_at(const kernels::Ufunc& ufunc, const Array& a, const std::vector<Index>& index,
+              const kernels::UfuncOperand* b) {
+  if (ufunc.nout() != 1 || ufunc.nin() < 1 || ufunc.nin() > 2)
+    throw ValueError("Only unary and binary ufuncs supported at this time");
+  if (ufunc.nin() == 2 && !b) throw ValueError("second operand needed for ufunc");
+  if (ufunc.nin() == 1 && b) throw ValueError("second operand provided when ufunc is unary");
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  Device& device = a.device();
+  kernels::UfuncOperand ops[2] = {kernels::UfuncOperand(a), b ? *b : kernels::UfuncOperand()};
+  const int li = ufunc.resolve(ops, ufunc.nin(), std::nullopt, Casting::kSameKind);
+  const kernels::UfuncLoop& loop = ufunc.loops()[static_cast<size_t>(li)];
+  // The result goes back into a's dtype unsafely, as NumPy's ufunc.at does.
+  Resolved r = resolve(a, index);
+  Array value;
+  if (b) {
+    value = b->is_scalar ? kernels::scalar_to_array(b->scalar, loop.types[1], device)
+                         : b->array().astype(loop.types[1], Order::kK, false);
+    if (&value.device() != &device) value = value.to_device(device);
+  }
+  if (!r.advanced) {  // basic indices name each element once: an ordinary in-place call
+    std::vector<kernels::UfuncOperand> in{kernels::UfuncOperand(r.view)};
+    if (b) in.emplace_back(value);
+    Array result = ufunc.call(in, {}, std::nullopt, Casting::kSameKind)[0];
+    result.copy_to(r.view);
+    return;
+  }
+  if (b && ufunc.name() == "add" && loop.types.back() == a.dtype() && loop.types[1] == a.dtype()) {
+    scatter(r, value, IndexMode::kRaise, true);  // additions in a's dtype: atomic on CUDA
+    return;
+  }
+  const Array rest = r.rest();
+  const Shape shape = r.result_shape(rest.shape());
+  if (needs_check(r, IndexMode::kRaise)) check_all_bounds(r);
+  if (shape_size(shape) == 0) return;
+  IndexOperand op = index_operand(r, rest.shape(), IndexMode::kRaise);
+  const std::vector<int64_t> perm = r.index_first(static_cast<int>(shape.size()));
+  std::vector<Array> inputs{op.idx};
+  if (b) inputs.push_back(fit_value(value, shape, true).transpose(perm));
+  for (const Array* p : {&op.n, &op.s}) inputs.push_back(*p);
+  inputs.push_back(int64_scalar(std::max<int64_t>(rest.size(), 1), device));
+  inputs.push_back(op.mode);
+  kernels::call_elementwise(ufunc_at_spec(ufunc, li, rest.ndim() > 0), inputs, {rest});
 }
 
 std::vector<Array> nonzero(const Array& a) {

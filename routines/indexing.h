@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -58,6 +59,13 @@ void setitem(const Array& a, const std::vector<Index>& index, Scalar value);
 // repeated indices accumulate. On the host the additions run in C order
 // (deterministic); on CUDA they are atomic.
 void scatter_add(const Array& a, const std::vector<Index>& index, const Array& values);
+
+// ufunc.at(a, index, b): a[index] = ufunc(a[index], b) (or ufunc(a[index])
+// for a unary ufunc) applied once per index, so repeated indices apply
+// repeatedly; the result is cast back to a's dtype (same_kind). Runs on
+// a's device, in C order (add on CUDA: atomically, see scatter_add).
+void ufunc_at(const kernels::Ufunc& ufunc, const Array& a, const std::vector<Index>& index,
+              const kernels::UfuncOperand* b = nullptr);
 
 // The indices of the non-zero elements, one int64 array per dimension.
 std::vector<Array> nonzero(const Array& a);

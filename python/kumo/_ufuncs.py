@@ -59,35 +59,17 @@ class ufunc(_core.ufunc):
         return self(a, B, **kwargs)
 
     def at(self, a, indices, b=None):
-        """Unbuffered in-place operation: repeated indices accumulate."""
+        """Unbuffered in-place operation on a's device: repeated indices apply
+        once per occurrence."""
         from kumo._creation import asarray
         if not isinstance(a, _core.ndarray):
             raise TypeError("ufunc.at requires a kumo array as first argument")
-        if self.__name__ == "add" and b is not None:
-            # On the array's device (a scatter-add in C++).
-            a._add_at(indices, b if isinstance(b, (bool, int, float, complex)) else asarray(b))
-            return
-        from kumo._interop import asnumpy
-        host = asnumpy(a)
-        idx = _to_numpy_index(indices)
-        npu = getattr(numpy, self.__name__)
-        if b is None:
-            npu.at(host, idx)
-        else:
-            npu.at(host, idx, asnumpy(asarray(b)))
-        a[...] = asarray(host)
+        if b is not None and not isinstance(b, (bool, int, float, complex, _core.ndarray)):
+            b = asarray(b)
+        a._ufunc_at(self.__name__, indices, b)
 
     def reduceat(self, *args, **kwargs):
         raise TypeError("ufunc.reduceat is not supported by kumo (use reduce over slices)")
-
-
-def _to_numpy_index(indices):
-    from kumo._interop import asnumpy
-    if isinstance(indices, tuple):
-        return tuple(_to_numpy_index(i) for i in indices)
-    if isinstance(indices, _core.ndarray):
-        return asnumpy(indices)
-    return indices
 
 
 def _python_identity(identity):

@@ -100,7 +100,7 @@ TEST(RoutinesIndexing, ScatterAddAccumulatesRepeats) {
   Array g = zeros({3, 2}, Dtype::kInt8);
   scatter_add(g, {i64({1, 1})}, ones({2, 2}, Dtype::kInt8));
   EXPECT_EQ(g.to_vector<int64_t>(), (I{0, 0, 2, 2, 0, 0}));
-  EXPECT_THROW(scatter_add(zeros({3}, Dtype::kInt64), {i64({0})}, asarray<double>({1.5})), TypeError);
+  EXPECT_THROW(scatter_add(zeros({3}, Dtype::kInt64), {i64({0})}, asarray<double>({1.5})), TypeError);  // same_kind
 }
 
 TEST(RoutinesIndexing, NonzeroGivesOneArrayPerAxis) {
@@ -166,4 +166,20 @@ TEST(RoutinesIndexing, CompressPutmaskPlace) {
   Array c = arange(6);
   place(c, greater(c, 2), i64({-1, -2}));
   EXPECT_EQ(c.to_vector<int64_t>(), (I{0, 1, 2, -1, -2, -1}));
+}
+
+TEST(RoutinesIndexing, UfuncAtAppliesOncePerOccurrence) {
+  Array a = asarray<double>({1, 2, 3});
+  Scalar two(2.0);
+  kernels::UfuncOperand b = two;
+  ufunc_at(builtin_ufunc("multiply"), a, {i64({0, 0, 2})}, &b);
+  EXPECT_EQ(a.to_vector<double>(), (D{4, 2, 6}));
+  ufunc_at(builtin_ufunc("negative"), a, {i64({1, 1, 1})});
+  EXPECT_EQ(a.to_vector<double>(), (D{4, -2, 6}));
+  // Computed in the loop's type, truncated back into int64 as NumPy's.
+  Array n = i64({1, 5});
+  kernels::UfuncOperand half(asarray<double>({-0.5, -0.75}));
+  ufunc_at(builtin_ufunc("add"), n, {i64({0, 0})}, &half);
+  EXPECT_EQ(n.to_vector<int64_t>(), (I{0, 5}));
+  EXPECT_THROW(ufunc_at(builtin_ufunc("multiply"), a, {i64({0})}), ValueError);
 }

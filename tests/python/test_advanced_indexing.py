@@ -478,6 +478,66 @@ def test_add_at_rows_and_masks():
     assert_array_equal(k, n)
 
 
-def test_add_at_casting_error():
-    with pytest.raises(TypeError):
-        kumo.add.at(kumo.zeros(3, dtype=numpy.int64), [0], kumo.asarray([1.5]))
+def test_ufunc_at_casts_results_back_unsafely():
+    # NumPy computes in the loop's type (float64 here) and truncates back.
+    n = numpy.array([1, 5, 9])
+    k = kumo.asarray(n)
+    numpy.add.at(n, [0, 0, 2], numpy.array([-0.5, -0.75, 0.5]))
+    kumo.add.at(k, [0, 0, 2], kumo.asarray([-0.5, -0.75, 0.5]))
+    assert_array_equal(k, n)
+
+
+@pytest.mark.parametrize("name", ["subtract", "multiply", "maximum", "minimum", "power", "bitwise_or", "divide",
+                                  "floor_divide", "logaddexp"])
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.uint32, numpy.int64, numpy.float32, numpy.float64,
+                                   numpy.complex64])
+def test_binary_ufunc_at_matches_numpy(name, dtype):
+    nu = getattr(numpy, name)
+    idx = numpy.array([0, 3, 3, 1, 3])
+    vals = (numpy.arange(5) % 3 + 1).astype(dtype)
+    n = (numpy.arange(4) + 2).astype(dtype)
+    try:
+        nu.at(n, idx, vals)
+    except TypeError:  # no loop for the dtype
+        with pytest.raises(TypeError):
+            getattr(kumo, name).at(kumo.asarray((numpy.arange(4) + 2).astype(dtype)), kumo.asarray(idx),
+                                   kumo.asarray(vals))
+        return
+    k = kumo.asarray((numpy.arange(4) + 2).astype(dtype))
+    getattr(kumo, name).at(k, kumo.asarray(idx), kumo.asarray(vals))
+    numpy.testing.assert_allclose(kumo.asnumpy(k), n, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["negative", "square", "sqrt", "invert", "logical_not"])
+def test_unary_ufunc_at_matches_numpy(name):
+    dtype = numpy.int32 if name in ("invert",) else numpy.float64
+    n = numpy.arange(6).astype(dtype)
+    k = kumo.asarray(n)
+    idx = ([0, 2, 2, 5],)
+    try:
+        getattr(numpy, name).at(n, idx)
+    except TypeError:
+        with pytest.raises(TypeError):
+            getattr(kumo, name).at(k, idx)
+        return
+    getattr(kumo, name).at(k, idx)
+    numpy.testing.assert_allclose(kumo.asnumpy(k), n)
+
+
+def test_ufunc_at_with_rows_scalars_and_errors():
+    n = numpy.ones((3, 4))
+    k = kumo.ones((3, 4))
+    numpy.multiply.at(n, ([2, 0, 2], slice(None)), numpy.arange(1.0, 5.0))
+    kumo.multiply.at(k, ([2, 0, 2], slice(None)), kumo.arange(1.0, 5.0))
+    numpy.maximum.at(n, (slice(None), 1), 7.0)
+    kumo.maximum.at(k, (slice(None), 1), 7.0)
+    assert_array_equal(k, n)
+    with pytest.raises(ValueError):
+        kumo.multiply.at(k, [0])
+    with pytest.raises(ValueError):
+        kumo.negative.at(k, [0], 1.0)
+    with pytest.raises(IndexError):
+        kumo.multiply.at(k, [5], 2.0)
+    f = kumo.zeros(3, dtype=numpy.float32)
+    kumo.multiply.at(f, [0, 0], 2.5)  # a weak scalar keeps float32
+    assert f.dtype == numpy.float32
