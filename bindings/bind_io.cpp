@@ -88,7 +88,10 @@ class PyFileBuf : public std::streambuf {
 // An istream that owns its PyFileBuf (for an NpzFile that outlives the call).
 class PyInputStream : public std::istream {
  public:
-  explicit PyInputStream(py::object file) : std::istream(nullptr), buf_(std::move(file)) { rdbuf(&buf_); }
+  explicit PyInputStream(py::object file) : std::istream(nullptr), buf_(std::move(file)) {
+    rdbuf(&buf_);
+    exceptions(std::ios::badbit);
+  }
 
  private:
   PyFileBuf buf_;
@@ -107,6 +110,9 @@ auto with_file(const py::handle& file, Path on_path, Stream on_stream) {
   }
   PyFileBuf buf(py::reinterpret_borrow<py::object>(file));
   std::iostream stream(&buf);
+  // An exception of the file object (a text-mode file, a closed file)
+  // leaves the stream as itself rather than as a bare failure bit.
+  stream.exceptions(std::ios::badbit);
   return on_stream(stream);
 }
 

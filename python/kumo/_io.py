@@ -221,9 +221,11 @@ class NpzFile(collections.abc.Mapping):
         return len(self.files)
 
     def close(self):
+        # getattr: __del__ also runs for an instance whose __init__ failed.
         self._archive = None
-        if self._own_fid and self.fid is not None:
-            self.fid.close()
+        fid = getattr(self, "fid", None)
+        if getattr(self, "_own_fid", False) and fid is not None:
+            fid.close()
         self.fid = None
 
     def __enter__(self):

@@ -338,3 +338,22 @@ def test_genfromtxt(tmp_path):
                 numpy.array([1, 4]))
     with pytest.raises(TypeError):
         kumo.genfromtxt(p, names=True, dtype=None)  # structured: not a kumo array
+
+
+def test_tofile_to_file_objects_and_bad_archives(tmp_path):
+    k = kumo.arange(5, dtype=kumo.int16)
+    with open(tmp_path / "t.bin", "wb") as f:
+        k.tofile(f)
+        k.tofile(f, sep=",")
+    assert (tmp_path / "t.bin").read_bytes() == numpy.arange(5, dtype=numpy.int16).tobytes() + b"0,1,2,3,4"
+    (tmp_path / "no.npz").write_bytes(b"PK\x03\x04 but not really a zip archive")
+    with pytest.raises(ValueError, match="not a zip file"):
+        kumo.load(tmp_path / "no.npz")
+    with pytest.raises(ValueError, match="not a zip file"):
+        kumo.NpzFile(io.BytesIO(b"PK\x05\x06"))
+
+
+def test_file_object_errors_pass_through(tmp_path):
+    with open(tmp_path / "t.txt", "w") as f:  # text mode: NumPy also refuses it
+        with pytest.raises(TypeError):
+            kumo.save(f, kumo.arange(3))
