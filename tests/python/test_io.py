@@ -357,3 +357,14 @@ def test_file_object_errors_pass_through(tmp_path):
     with open(tmp_path / "t.txt", "w") as f:  # text mode: NumPy also refuses it
         with pytest.raises(TypeError):
             kumo.save(f, kumo.arange(3))
+
+
+def test_npz_with_more_entries_than_16_bits_is_read_by_zipfile_and_numpy():
+    buf = io.BytesIO()
+    one = kumo.asarray(numpy.uint8(7))
+    kumo.savez(buf, **{f"a{i}": one for i in range(70000)})  # the count needs the ZIP64 end records
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as z:
+        assert len(z.namelist()) == 70000
+    with numpy.load(io.BytesIO(buf.getvalue())) as n:
+        assert len(n.files) == 70000
+        assert n["a69999"] == 7
