@@ -11,6 +11,7 @@
 #include <fstream>
 #include <istream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -116,12 +117,6 @@ auto with_file(const py::handle& file, Path on_path, Stream on_stream) {
   return on_stream(stream);
 }
 
-NamedArrays to_named_arrays(const std::vector<std::pair<std::string, py::object>>& items) {
-  NamedArrays out;
-  for (const auto& [name, value] : items) out.emplace_back(name, to_array_required(value));
-  return out;
-}
-
 }  // namespace
 
 void bind_io(py::module_& parent) {
@@ -174,13 +169,42 @@ void bind_io(py::module_& parent) {
       py::arg("file"), py::arg("mmap_mode") = "", py::arg("device") = "cpu",
       py::arg("max_header_size") = kNpyMaxHeaderSize);
 
+  // Members are (name, array-like) or (name, bytes of a whole .npy file: a
+  // pickled object array, which only Python can write).
   m.def(
       "savez",
       [](py::object file, const std::vector<std::pair<std::string, py::object>>& items, bool compress) {
-        NamedArrays arrays = to_named_arrays(items);
+        struct Member {
+          std::string name;
+          Array array;
+          std::optional<std::string> npy;
+        };
+        std::vector<Member> members;
+        for (const auto& [name, value] : items) {
+          if (py::isinstance<py::bytes>(value))
+            members.push_back({name, Array(), py::cast<std::string>(value)});
+          else
+            members.push_back({name, to_array_required(value), std::nullopt});
+        }
+        const auto write_all = [&](NpzWriter& npz) {
+          for (const Member& m : members) {
+            if (m.npy)
+              npz.add_npy_bytes(m.name, *m.npy);
+            else
+              npz.add(m.name, m.array);
+          }
+          npz.close();
+        };
         with_file(
-            file, [&](const std::string& path) { savez(path, arrays, compress); },
-            [&](std::iostream& s) { savez(s, arrays, compress); });
+            file,
+            [&](const std::string& path) {
+              NpzWriter npz(path, compress);
+              write_all(npz);
+            },
+            [&](std::iostream& s) {
+              NpzWriter npz(s, compress);
+              write_all(npz);
+            });
       },
       py::arg("file"), py::arg("arrays"), py::arg("compress") = false);
 

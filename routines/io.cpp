@@ -226,6 +226,18 @@ struct ReadFile {
   }
 };
 
+// An array as NumPy saves it: F-contiguous (but not C-contiguous) arrays in
+// Fortran order, everything else in C order.
+struct NpyImage {
+  explicit NpyImage(const Array& a)
+      : fortran(a.ndim() > 1 && a.f_contiguous() && !a.c_contiguous()),
+        header(npy_header_bytes(npy_descr(a.dtype()), fortran, a.shape())),
+        bytes(fortran ? a.transpose() : a) {}
+  bool fortran;
+  std::string header;
+  io_detail::HostBytes bytes;
+};
+
 // A file mapping that lives as long as the arrays over it.
 class MappedMemory final : public Memory {
  public:
@@ -389,12 +401,12 @@ NpyHeader read_npy_header(std::istream& in, int64_t max_header_size) {
 // ---- .npy ----
 
 void save_npy(std::ostream& out, const Array& a) {
-  const bool fortran = a.ndim() > 1 && a.f_contiguous() && !a.c_contiguous();
-  const std::string header = npy_header_bytes(npy_descr(a.dtype()), fortran, a.shape());
-  io_detail::HostBytes bytes(fortran ? a.transpose() : a);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw OSError(EIO, "save_npy: writing " + std::to_string(header.size() + bytes.size()) + " bytes failed");
+  NpyImage image(a);
+  out.write(image.header.data(), static_cast<std::streamsize>(image.header.size()));
+  out.write(image.bytes.data(), static_cast<std::streamsize>(image.bytes.size()));
+  if (!out)
+    throw OSError(EIO,
+                  "save_npy: writing " + std::to_string(image.header.size() + image.bytes.size()) + " bytes failed");
 }
 
 void save_npy(const std::string& path, const Array& a) {
@@ -471,23 +483,47 @@ Array load_npy(const std::string& path, MmapMode mmap_mode, Device& device, int6
 
 // ---- .npz ----
 
-void savez(std::ostream& out, const NamedArrays& arrays, bool compress) {
-  ZipWriter zip(out);
-  for (const auto& [name, a] : arrays) {
-    const bool fortran = a.ndim() > 1 && a.f_contiguous() && !a.c_contiguous();
-    const std::string header = npy_header_bytes(npy_descr(a.dtype()), fortran, a.shape());
-    io_detail::HostBytes bytes(fortran ? a.transpose() : a);
-    zip.add(name + ".npy", {{header.data(), header.size()}, {bytes.data(), bytes.size()}}, compress);
+NpzWriter::NpzWriter(const std::string& path, bool compress)
+    : what_("savez('" + path + "')"),
+      file_(std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc)),
+      compress_(compress) {
+  if (!*file_) throw OSError(errno, what_ + ": " + std::strerror(errno));
+  zip_ = std::make_unique<ZipWriter>(*file_);
+}
+
+NpzWriter::NpzWriter(std::ostream& out, bool compress)
+    : what_("savez"), zip_(std::make_unique<ZipWriter>(out)), compress_(compress) {}
+
+NpzWriter::~NpzWriter() = default;  // ZipWriter's destructor finishes an unclosed archive
+
+void NpzWriter::add(const std::string& name, const Array& a) {
+  NpyImage image(a);
+  zip_->add(name + ".npy", {{image.header.data(), image.header.size()}, {image.bytes.data(), image.bytes.size()}},
+            compress_);
+}
+
+void NpzWriter::add_npy_bytes(const std::string& name, const std::string& npy) {
+  zip_->add(name + ".npy", {{npy.data(), npy.size()}}, compress_);
+}
+
+void NpzWriter::close() {
+  zip_->finish();
+  if (file_) {
+    file_->close();
+    if (!*file_) throw OSError(errno ? errno : EIO, what_ + ": closing the file failed");
   }
-  zip.finish();
+}
+
+void savez(std::ostream& out, const NamedArrays& arrays, bool compress) {
+  NpzWriter npz(out, compress);
+  for (const auto& [name, a] : arrays) npz.add(name, a);
+  npz.close();
 }
 
 void savez(const std::string& path, const NamedArrays& arrays, bool compress) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw OSError(errno, "savez('" + path + "'): " + std::strerror(errno));
-  savez(out, arrays, compress);
-  out.close();
-  if (!out) throw OSError(errno ? errno : EIO, "savez('" + path + "'): closing the file failed");
+  NpzWriter npz(path, compress);
+  for (const auto& [name, a] : arrays) npz.add(name, a);
+  npz.close();
 }
 
 NpzFile::NpzFile(const std::string& path, int64_t max_header_size) : max_header_size_(max_header_size) {

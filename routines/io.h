@@ -4,6 +4,7 @@
 //   kumo::Array b = kumo::load_npy("a.npy");          // numpy.load (host)
 //   kumo::Array m = kumo::load_npy("a.npy", kumo::MmapMode::kReadOnly);
 //   kumo::savez("ab.npz", {{"a", a}, {"b", b}}, /*compress=*/true);
+//   kumo::NpzWriter w("c.npz", false); w.add("a", a); w.close();  // member by member
 //   auto arrays = kumo::load_npz("ab.npz");           // name -> Array, in archive order
 //   kumo::tofile("raw.bin", a);                       // ndarray.tofile
 //   kumo::Array r = kumo::fromfile("raw.bin", kumo::Dtype::kFloat64);
@@ -76,6 +77,33 @@ using NamedArrays = std::vector<std::pair<std::string, Array>>;
 // stored or deflated.
 void savez(std::ostream& out, const NamedArrays& arrays, bool compress = false);
 void savez(const std::string& path, const NamedArrays& arrays, bool compress = false);
+
+class ZipWriter;
+// Writes an .npz one member at a time: what savez does for a whole list,
+// for callers that produce members one by one or hold some as ready bytes.
+class NpzWriter {
+ public:
+  NpzWriter(const std::string& path, bool compress);
+  // Writes to `out`, which must outlive the writer.
+  NpzWriter(std::ostream& out, bool compress);
+  ~NpzWriter();  // finishes the archive if close() was not called (errors are lost: call close())
+  NpzWriter(const NpzWriter&) = delete;
+  NpzWriter& operator=(const NpzWriter&) = delete;
+
+  // The entry NAME.npy holding `a`.
+  void add(const std::string& name, const Array& a);
+  // The entry NAME.npy holding `npy`, the bytes of a whole .npy file (such
+  // as the header and pickle of an object array, which Python writes).
+  void add_npy_bytes(const std::string& name, const std::string& npy);
+  // Writes the central directory and closes the file.
+  void close();
+
+ private:
+  std::string what_;
+  std::unique_ptr<std::ofstream> file_;
+  std::unique_ptr<ZipWriter> zip_;
+  bool compress_;
+};
 
 class ZipReader;
 // numpy.lib.npyio.NpzFile: an open archive whose arrays are read on demand.

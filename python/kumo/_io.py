@@ -72,19 +72,21 @@ def save(file, arr, allow_pickle=True):
     _io.save_npy(target, arr)
 
 
-def _save_object_array(target, values, allow_pickle):
-    # kumo has no object dtype: the array stays a NumPy one and is pickled after the header, as NumPy does.
+def _object_npy_bytes(values, allow_pickle):
+    # kumo has no object dtype: the array stays a NumPy one, pickled after the header, as NumPy writes it.
     if not allow_pickle:
         raise ValueError("Object arrays cannot be saved when allow_pickle=False")
     fortran = values.ndim > 1 and values.flags.f_contiguous and not values.flags.c_contiguous
-    header = _io.npy_header_bytes("|O", fortran, values.shape)
+    return _io.npy_header_bytes("|O", fortran, values.shape) + pickle.dumps(values, protocol=4)
+
+
+def _save_object_array(target, values, allow_pickle):
+    data = _object_npy_bytes(values, allow_pickle)
     if isinstance(target, str):
         with open(target, "wb") as f:
-            f.write(header)
-            pickle.dump(values, f, protocol=4)
+            f.write(data)
     else:
-        target.write(header)
-        pickle.dump(values, target, protocol=4)
+        target.write(data)
 
 
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
@@ -136,22 +138,32 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
 def savez(file, *args, allow_pickle=True, **kwds):
     """numpy.savez: the arrays as NAME.npy entries of an uncompressed ZIP
     archive (keywords by their names, positional ones as arr_0, arr_1, ...)."""
-    _savez(file, args, kwds, False)
+    _savez(file, args, kwds, False, allow_pickle)
 
 
 def savez_compressed(file, *args, allow_pickle=True, **kwds):
     """numpy.savez_compressed: as savez, with deflated entries."""
-    _savez(file, args, kwds, True)
+    _savez(file, args, kwds, True, allow_pickle)
 
 
-def _savez(file, args, kwds, compress):
+def _npz_member(value, allow_pickle):
+    if isinstance(value, ndarray):
+        return value
+    values = numpy.asanyarray(value)
+    if values.dtype.hasobject:
+        return _object_npy_bytes(values, allow_pickle)  # written as given by the C++ archive writer
+    return _host_array(values)
+
+
+def _savez(file, args, kwds, compress, allow_pickle):
     named = dict(kwds)
     for i, value in enumerate(args):
         key = "arr_%d" % i
         if key in named:
             raise ValueError("Cannot use un-named variables and keyword %s" % key)
         named[key] = value
-    _io.savez(_with_suffix(file, ".npz"), [(k, _host_array(v)) for k, v in named.items()], compress)
+    members = [(k, _npz_member(v, allow_pickle)) for k, v in named.items()]
+    _io.savez(_with_suffix(file, ".npz"), members, compress)
 
 
 class _Attributes:

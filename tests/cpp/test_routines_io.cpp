@@ -327,3 +327,24 @@ TEST(RoutinesIo, RawAndTextFiles) {
   EXPECT_EQ(frombuffer(f, sizeof f, Dtype::kFloat32, -1, 4).to_vector<float>(), (std::vector<float>{2.5f, 3.5f}));
   EXPECT_THROW(frombuffer(f, 10, Dtype::kFloat32), ValueError);
 }
+
+TEST(RoutinesIo, NpzWriterTakesArraysAndReadyNpyBytes) {
+  TempPath p("w.npz");
+  std::ostringstream ready;
+  save_npy(ready, sample(Dtype::kUInt16, {2, 2}));
+  {
+    NpzWriter npz(p.str(), /*compress=*/true);
+    npz.add("first", sample(Dtype::kFloat16, {3}));
+    npz.add_npy_bytes("second", ready.str());
+    npz.close();
+  }
+  NamedArrays got = load_npz(p.str());
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].first, "first");
+  EXPECT_EQ(got[0].second.dtype(), Dtype::kFloat16);
+  EXPECT_EQ(got[1].first, "second");
+  EXPECT_EQ(got[1].second.dtype(), Dtype::kUInt16);
+  EXPECT_EQ(values(got[1].second), (std::vector<C>{0, 1, 2, 3}));
+  NpzFile npz(p.str());
+  EXPECT_EQ(npz.bytes("second.npy"), ready.str());
+}

@@ -368,3 +368,17 @@ def test_npz_with_more_entries_than_16_bits_is_read_by_zipfile_and_numpy():
     with numpy.load(io.BytesIO(buf.getvalue())) as n:
         assert len(n.files) == 70000
         assert n["a69999"] == 7
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_savez_pickles_object_arrays_only_when_allowed(tmp_path, compressed):
+    save = kumo.savez_compressed if compressed else kumo.savez
+    obj = numpy.array([{"k": 1}, "text", None], dtype=object)
+    save(tmp_path / "o", obj, n=kumo.arange(3))
+    with numpy.load(tmp_path / "o.npz", allow_pickle=True) as z:
+        assert list(z["arr_0"]) == list(obj)
+        numpy.testing.assert_array_equal(z["n"], numpy.arange(3))
+    with kumo.load(tmp_path / "o.npz", allow_pickle=True) as z:
+        assert list(z["arr_0"]) == list(obj)
+    with pytest.raises(ValueError, match="Object arrays cannot be saved when allow_pickle=False"):
+        save(tmp_path / "p", obj, allow_pickle=False)
