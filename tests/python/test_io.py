@@ -382,3 +382,13 @@ def test_savez_pickles_object_arrays_only_when_allowed(tmp_path, compressed):
         assert list(z["arr_0"]) == list(obj)
     with pytest.raises(ValueError, match="Object arrays cannot be saved when allow_pickle=False"):
         save(tmp_path / "p", obj, allow_pickle=False)
+
+
+def test_file_objects_for_text_fromfile_and_mmap(tmp_path):
+    (tmp_path / "t.txt").write_text("1, 2, 3, 4")
+    with open(tmp_path / "t.txt", "rb") as f:
+        assert_same(kumo.fromfile(f, dtype=numpy.int32, sep=","), numpy.array([1, 2, 3, 4], numpy.int32))
+    numpy.save(tmp_path / "a.npy", numpy.arange(3))
+    with open(tmp_path / "a.npy", "rb") as f:
+        with pytest.raises(ValueError, match="file name"):
+            kumo.load(f, mmap_mode="r")
