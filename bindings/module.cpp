@@ -20,6 +20,7 @@ void bind_kernels(py::module_& m);
 void bind_fast_paths(py::module_& m);
 void bind_fft(py::module_& m);
 void bind_indexing(py::module_& m);
+void bind_io(py::module_& m);
 void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
 void bind_printing(py::module_& m);
@@ -69,6 +70,9 @@ void register_errors(py::module_& m) {
       PyErr_SetString(g_compile_error, e.what());
     } catch (const DeviceError& e) {
       PyErr_SetString(g_device_error, e.what());
+    } catch (const OSError& e) {
+      // OSError(errno, message) becomes the subclass for that errno (FileNotFoundError, ...).
+      PyErr_SetObject(PyExc_OSError, py::make_tuple(e.error_number(), e.what()).ptr());
     } catch (const Error& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     }
@@ -98,6 +102,7 @@ PYBIND11_MODULE(_core, m) {
   bind_fast_paths(m);
   bind_fft(m);
   bind_indexing(m);
+  bind_io(m);
   bind_linalg(m);
   bind_printing(m);
   bind_random(m);

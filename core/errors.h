@@ -33,5 +33,15 @@ class CompileError : public Error { public: using Error::Error; };
 class OutOfMemoryError : public Error { public: using Error::Error; };
 // A system/driver call failed; message names the call and its arguments.
 class RuntimeError : public Error { public: using Error::Error; };
+// A file operation failed (Python's OSError; errno picks the subclass, e.g.
+// FileNotFoundError). The message names the call and the path.
+class OSError : public Error {
+ public:
+  OSError(int error_number, const std::string& message) : Error(message), errno_(error_number) {}
+  int error_number() const { return errno_; }
+
+ private:
+  int errno_;
+};
 
 }  // namespace kumo

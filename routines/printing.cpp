@@ -338,6 +338,8 @@ bool default_dtype_shown(Dtype d) {
 
 }  // namespace
 
+std::string shortest_scientific(double v, Dtype dtype) { return shortest(v, dtype, std::chars_format::scientific); }
+
 std::string array_repr(const Array& a) {
   const std::string prefix = "array(";
   bool summarize = a.size() > kThreshold;

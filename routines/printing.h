@@ -13,5 +13,8 @@ std::string array_repr(const Array& a);
 std::string array_str(const Array& a);
 // Writes array_repr(a).
 std::ostream& operator<<(std::ostream& os, const Array& a);
+// The shortest scientific text ("1.5e-07") of `v` that reads back as the
+// same value of the float `dtype` (float16/32/64, or a complex part's).
+std::string shortest_scientific(double v, Dtype dtype);
 
 }  // namespace kumo

@@ -22,6 +22,7 @@
 #include "routines/creation.h"
 #include "routines/elementwise.h"
 #include "routines/interop.h"
+#include "routines/io.h"
 #include "routines/manipulation.h"
 #include "routines/operators.h"
 #include "routines/reduction.h"
