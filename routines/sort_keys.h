@@ -19,6 +19,10 @@
 
 #include "core/host/thread_pool.h"
 
+#ifdef KUMO_HAVE_VQSORT
+#include <hwy/contrib/sort/vqsort.h>
+#endif
+
 namespace kumo {
 namespace sort_detail {
 
@@ -175,13 +179,39 @@ void radix_sort(U* keys, U* ktmp, I* idx, I* itmp, int64_t n, bool init_idx, int
   }
 }
 
-// Sorts one row of keys in place (radix for long rows, std::sort for short).
+#ifdef KUMO_HAVE_VQSORT
+// Highway's vectorized quicksort (vqsort) on one thread: it sorts keys of 2,
+// 4 and 8 bytes faster than the radix passes (10^7 float32: 85-100 ms against
+// 122 ms for the radix sort on two threads), which are bound
+// by memory traffic (a read and a scattered write of the whole array per
+// byte of key). One-byte keys stay with the radix sort (a counting sort).
+template <class U>
+constexpr bool kSimdSortable = sizeof(U) >= 2;
+
+template <class U>
+void simd_sort(U* keys, int64_t n) {
+  static thread_local hwy::Sorter sorter;
+  sorter(keys, static_cast<size_t>(n), hwy::SortAscending());
+}
+
+#endif
+
+// Sorts one row of keys in place: std::sort for short rows, else vqsort when
+// available and the radix sort otherwise. vqsort runs on one thread: sorting
+// two halves side by side and merging them took twice as long on this
+// 2-core machine (201-237 ms against 84-136 ms for 10^7 uint32 keys).
 template <class U>
 void sort_keys(U* keys, int64_t n, int threads, std::vector<U>& scratch) {
   if (n < kRadixMin) {
     std::sort(keys, keys + n);
     return;
   }
+#ifdef KUMO_HAVE_VQSORT
+  if constexpr (kSimdSortable<U>) {
+    simd_sort(keys, n);
+    return;
+  }
+#endif
   scratch.resize(n);
   radix_sort<U, uint32_t>(keys, scratch.data(), nullptr, nullptr, n, false, threads);
 }

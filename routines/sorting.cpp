@@ -354,6 +354,34 @@ int64_t count_before(int64_t n, Before before) {
   return base + (before(base) ? 1 : 0);
 }
 
+// Searches of a group of queries advance level by level together: the
+// group's loads into the sorted array are independent, so their cache misses
+// overlap instead of following one another (one search of 10^7 elements is
+// some 24 dependent misses).
+constexpr int64_t kSearchGroup = 32;
+
+template <class KT, bool kRight>
+void search_group(const typename KT::Bits* a, int64_t n, const typename KT::Bits* v, int64_t* out, int64_t g) {
+  using U = typename KT::Bits;
+  U x[kSearchGroup];
+  int64_t base[kSearchGroup];
+  for (int64_t j = 0; j < g; ++j) {
+    x[j] = KT::key(v[j]);
+    base[j] = 0;
+  }
+  const auto before = [](U k, U q) { return kRight ? k <= q : k < q; };
+  if (n == 0) {
+    std::fill(out, out + g, int64_t(0));
+    return;
+  }
+  for (int64_t len = n; len > 1;) {
+    const int64_t half = len / 2;
+    for (int64_t j = 0; j < g; ++j) base[j] = before(KT::key(a[base[j] + half - 1]), x[j]) ? base[j] + half : base[j];
+    len -= half;
+  }
+  for (int64_t j = 0; j < g; ++j) out[j] = base[j] + (before(KT::key(a[base[j]]), x[j]) ? 1 : 0);
+}
+
 }  // namespace
 
 // ---- public routines ---------------------------------------------------------------
@@ -506,14 +534,20 @@ Array searchsorted(const Array& a, const Array& v, const std::string& side, cons
     const U* ap = reinterpret_cast<const U*>(av.data());
     const U* vp = reinterpret_cast<const U*>(vv.data());
     parallel_for(m, 1024, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        const U x = KT::key(vp[i]);
-        if (sp) {
+      if (sp) {
+        for (int64_t i = b; i < e; ++i) {
+          const U x = KT::key(vp[i]);
           op[i] = right ? count_before(n, [&](int64_t p) { return KT::key(ap[at(p)]) <= x; })
                         : count_before(n, [&](int64_t p) { return KT::key(ap[at(p)]) < x; });
+        }
+        return;
+      }
+      for (int64_t i = b; i < e; i += kSearchGroup) {
+        const int64_t g = std::min<int64_t>(kSearchGroup, e - i);
+        if (right) {
+          search_group<KT, true>(ap, n, vp + i, op + i, g);
         } else {
-          op[i] = right ? count_before(n, [&](int64_t p) { return KT::key(ap[p]) <= x; })
-                        : count_before(n, [&](int64_t p) { return KT::key(ap[p]) < x; });
+          search_group<KT, false>(ap, n, vp + i, op + i, g);
         }
       }
     });

@@ -14,6 +14,7 @@ need_apt=()
 command -v c++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 [ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
+[ -f /usr/include/hwy/contrib/sort/vqsort.h ] || need_apt+=(libhwy-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[setup] apt-get install ${need_apt[*]}"
   apt-get update -qq
