@@ -26,6 +26,7 @@ void bind_random(py::module_& m);
 void bind_printing(py::module_& m);
 void bind_reduction(py::module_& m);
 void bind_routines(py::module_& m);
+void bind_sorting(py::module_& m);
 
 namespace {
 
@@ -108,6 +109,7 @@ PYBIND11_MODULE(_core, m) {
   bind_random(m);
   bind_reduction(m);
   bind_routines(m);
+  bind_sorting(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

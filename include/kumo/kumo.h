@@ -27,6 +27,7 @@
 #include "routines/operators.h"
 #include "routines/reduction.h"
 #include "routines/scalar.h"
+#include "routines/sorting.h"
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"
 #include "routines/assignment.h"

@@ -397,6 +397,20 @@ def _install_methods():
     ndarray.conjugate = lambda self: uf.conjugate(self)
     ndarray.diagonal = lambda self, offset=0, axis1=0, axis2=1: self._diagonal(offset, axis1, axis2)
 
+    from kumo import _sorting as so
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        self[...] = so.sort(self, axis, kind, order, stable=stable)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        self[...] = so.partition(self, kth, axis, kind, order)
+
+    ndarray.sort = sort
+    ndarray.partition = partition
+    ndarray.argsort = m(so.argsort)
+    ndarray.argpartition = m(so.argpartition)
+    ndarray.searchsorted = lambda self, v, side="left", sorter=None: so.searchsorted(self, v, side, sorter)
+
 
 
 
