@@ -32,7 +32,6 @@ void bind_sorting(py::module_& parent) {
   m.def("lexsort", &lexsort, py::arg("keys"), py::arg("axis") = -1, Release());
   m.def("searchsorted", &searchsorted, py::arg("a"), py::arg("v"), py::arg("side") = "left",
         py::arg("sorter") = py::none(), Release());
-  m.def("select_rows", &select_rows, py::arg("a"), py::arg("idx"), Release());
   m.def(
       "unique",
       [](const Array& a, bool return_index, bool return_inverse, bool return_counts, bool equal_nan) {

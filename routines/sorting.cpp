@@ -670,30 +670,4 @@ UniqueResult unique(const Array& a, bool return_index, bool return_inverse, bool
   return res;
 }
 
-Array select_rows(const Array& a, const Array& idx) {
-  if (a.ndim() == 0) throw IndexError("too many indices for array: array is 0-dimensional, but 1 were indexed");
-  if (!is_integer(idx.dtype()) && !(idx.dtype() == Dtype::kBool && idx.size() == 0)) {
-    throw IndexError("arrays used as indices must be of integer type");
-  }
-  const Array src = on_host(a).copy(Order::kC);
-  const Array ix = on_host(idx.astype(Dtype::kInt64, Order::kC, false)).copy(Order::kC);
-  const int64_t n = a.shape()[0], m = ix.size();
-  Shape shape = a.shape();
-  shape[0] = m;
-  Array out = Array::empty(shape, a.dtype(), host_device());
-  const int64_t row_bytes = n == 0 ? 0 : src.nbytes() / n;
-  const int64_t* ip = reinterpret_cast<const int64_t*>(ix.data());
-  for_elements(m, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      int64_t j = ip[i];
-      if (j < -n || j >= n) {
-        throw IndexError("index " + std::to_string(j) + " is out of bounds for axis 0 with size " + std::to_string(n));
-      }
-      if (j < 0) j += n;
-      std::memcpy(out.data() + i * row_bytes, src.data() + j * row_bytes, row_bytes);
-    }
-  });
-  return back_to(out, a);
-}
-
 }  // namespace kumo

@@ -60,9 +60,4 @@ struct UniqueResult {
 UniqueResult unique(const Array& a, bool return_index = false, bool return_inverse = false, bool return_counts = false,
                     bool equal_nan = true);
 
-// a[idx[0]], a[idx[1]], ...: whole slices along axis 0 picked by the int64
-// indices (negative ones count from the end); IndexError when out of range.
-// The set routines of the Python package use it to gather sorted results.
-Array select_rows(const Array& a, const Array& idx);
-
 }  // namespace kumo

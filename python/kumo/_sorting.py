@@ -20,12 +20,12 @@ ndarray = _core.ndarray
 
 def _take(a, idx):
     """a[idx] for a 1-D integer index array (slices along axis 0)."""
-    return _s.select_rows(a, idx)
+    return a[idx]
 
 
 def _compress(a, mask):
     """a[mask] for a 1-D boolean mask."""
-    return _s.select_rows(a, _core.where(mask)[0])
+    return a[mask]
 
 
 def _check_order(order):
