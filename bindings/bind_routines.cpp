@@ -123,6 +123,9 @@ void bind_routines(py::module_& m) {
     return stack(array_list(arrays), axis, join_options(out, dtype, casting));
   }, py::arg("arrays"), py::arg("axis") = 0, py::arg("out") = py::none(), py::arg("dtype") = py::none(),
      py::arg("casting") = "same_kind");
+  m.def("repeat", [](const Array& a, const Array& repeats, std::optional<int64_t> axis) {
+    return repeat(a, repeats, axis);
+  }, py::arg("a"), py::arg("repeats"), py::arg("axis") = py::none(), py::call_guard<py::gil_scoped_release>());
   m.def("where", [](py::handle condition) { return to_tuple(where(to_array_required(condition))); });
   m.def("where", [](py::handle condition, py::handle x, py::handle y) {
     return where(to_array_required(condition), to_operand(x), to_operand(y));

@@ -9,8 +9,10 @@
 #include "core/errors.h"
 #include "kernels/elementwise.h"
 #include "kernels/ufunc.h"
+#include "routines/creation.h"
 #include "routines/indexing.h"
 #include "routines/interop.h"
+#include "routines/reduction.h"
 
 namespace kumo {
 
@@ -258,6 +260,41 @@ Array stack(const std::vector<Array>& arrays, int64_t axis, const JoinOptions& o
   std::vector<Array> expanded;
   for (const Array& a : arrays) expanded.push_back(a.expand_dims({ax}));
   return concatenate(expanded, ax, o);
+}
+
+// ---- repeat ----
+
+Array repeat(const Array& a, const Array& repeats, std::optional<int64_t> axis) {
+  if (!is_integer(repeats.dtype()) && repeats.dtype() != Dtype::kBool)
+    throw TypeError("Cannot cast array data from " + dtype_repr(repeats.dtype()) +
+                    " to dtype('int64') according to the rule 'safe'");
+  if (repeats.ndim() > 1) throw ValueError("repeats must be a scalar or a 1-d array");
+  const Array src = axis ? a : a.ravel();
+  const int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
+  if (src.ndim() == 0) return repeat(src.reshape(Shape{1}), repeats, 0);
+  const int64_t n = src.shape()[ax];
+  Device& device = src.device();
+  Array counts = repeats.astype(Dtype::kInt64, Order::kC, false);
+  if (&counts.device() != &device) counts = counts.to_device(device);
+  if (counts.size() != 1 && counts.size() != n)
+    throw ValueError("operands could not be broadcast together with shape (" + std::to_string(n) + ",) (" +
+                     std::to_string(counts.size()) + ",)");
+  if (counts.size() > 0 && min(counts).item<int64_t>() < 0) throw ValueError("negative dimensions are not allowed");
+  counts = counts.reshape(Shape{counts.size()}).broadcast_to(Shape{n});
+  // Source index of each output position: the number of segment starts
+  // (after the first) at or before it, i.e. the cumulative sum of a marker
+  // array that counts the starts falling on each position (zero counts
+  // make several starts share one position).
+  const Array ends = cumsum(counts);
+  const int64_t total = n == 0 ? 0 : ends(n - 1).item<int64_t>();
+  Array marks = zeros(Shape{total + 1}, Dtype::kInt64, Order::kC, device);
+  if (n > 1) scatter_add(marks, {ends(kumo::slice(0, n - 1))}, ones(Shape{n - 1}, Dtype::kInt64, Order::kC, device));
+  const Array source = cumsum(marks(kumo::slice(0, total)));
+  return take(src, source, ax);
+}
+
+Array repeat(const Array& a, int64_t repeats, std::optional<int64_t> axis) {
+  return repeat(a, asarray<int64_t>({repeats}, a.device()), axis);
 }
 
 // ---- where / clip ----

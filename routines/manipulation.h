@@ -65,6 +65,12 @@ Array concatenate(const std::vector<Array>& arrays, std::optional<int64_t> axis 
 // Joins same-shaped arrays along a new axis.
 Array stack(const std::vector<Array>& arrays, int64_t axis = 0, const JoinOptions& options = {});
 
+// numpy.repeat: each element (axis = nullopt: of the flattened array) or
+// each slice along `axis` repeated repeats[i] times; `repeats` is one count
+// or one per element along the axis (broadcast), all >= 0 (ValueError).
+Array repeat(const Array& a, const Array& repeats, std::optional<int64_t> axis = std::nullopt);
+Array repeat(const Array& a, int64_t repeats, std::optional<int64_t> axis = std::nullopt);
+
 // ---- where / clip ----
 // The indices of the non-zero elements, one int64 array per dimension
 // (numpy.nonzero); ValueError for a 0-d condition as NumPy 2.

@@ -160,6 +160,18 @@ def indices(dimensions, dtype=int, sparse=False):
     return _stack(res, axis=0)
 
 
+def repeat(a, repeats, axis=None):
+    a = asarray(a)
+    r = repeats if isinstance(repeats, _core.ndarray) else asarray(repeats)
+    return _core.repeat(a, r, None if axis is None else operator.index(axis))
+
+
+def _repeat_method(self, repeats, axis=None):
+    return repeat(self, repeats, axis)
+
+
+_core.ndarray.repeat = _repeat_method
+
 __all__ = ["reshape", "ravel", "transpose", "permute_dims", "swapaxes", "moveaxis", "rollaxis", "squeeze",
            "expand_dims", "broadcast_to", "broadcast_shapes", "broadcast_arrays", "atleast_1d", "atleast_2d",
-           "atleast_3d", "concatenate", "stack", "vstack", "hstack", "indices"]
+           "atleast_3d", "concatenate", "stack", "vstack", "hstack", "indices", "repeat"]

@@ -315,3 +315,14 @@ TEST(RoutinesManipulation, ClipArraysNanAndOut) {
   Array rev = arange(4).index({reversed()});
   EXPECT_EQ(clip(rev, 1, 2).to_vector<int64_t>(), (I{2, 2, 1, 1}));
 }
+
+TEST(RoutinesManipulation, RepeatElementsAndSlices) {
+  EXPECT_EQ(repeat(i64({1, 2, 3}), 2).to_vector<int64_t>(), (I{1, 1, 2, 2, 3, 3}));
+  Array m = arange(6).reshape({2, 3});
+  Array r = repeat(m, i64({0, 2, 1}), 1);  // column 0 dropped, column 1 twice
+  EXPECT_EQ(r.shape(), (Shape{2, 3}));
+  EXPECT_EQ(r.to_vector<int64_t>(), (I{1, 1, 2, 4, 4, 5}));
+  EXPECT_EQ(repeat(m, 0).size(), 0);
+  EXPECT_THROW(repeat(m, -1), ValueError);
+  EXPECT_THROW(repeat(m, i64({1, 2}), 1), ValueError);
+}

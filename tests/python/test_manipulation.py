@@ -403,3 +403,34 @@ def test_atleast_nd_several_inputs(func):
 @pytest.mark.parametrize("func", ["atleast_1d", "atleast_2d", "atleast_3d"])
 def test_atleast_nd_python_scalar(func):
     assert_array_equal(getattr(kumo, func)(2.5), getattr(numpy, func)(2.5))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("repeats", [0, 1, 3])
+def test_repeat_scalar_count(dtype, layout, repeats):
+    n, k = make_pair(layout, dtype)
+    assert_array_equal(kumo.repeat(k, repeats), numpy.repeat(n, repeats))
+    if n.ndim:
+        assert_array_equal(k.repeat(repeats, axis=-1), n.repeat(repeats, axis=-1))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_repeat_counts_per_slice(axis):
+    n = numpy.arange(12).reshape(3, 4)
+    counts = [2, 0, 1, 3][: n.shape[axis]]
+    assert_array_equal(kumo.repeat(kumo.asarray(n), counts, axis=axis), numpy.repeat(n, counts, axis=axis))
+    assert_array_equal(kumo.repeat(kumo.asarray(n), [0] * n.shape[axis], axis=axis),
+                       numpy.repeat(n, [0] * n.shape[axis], axis=axis))
+
+
+def test_repeat_errors():
+    k = kumo.arange(3)
+    with pytest.raises(ValueError):
+        kumo.repeat(k, -1)
+    with pytest.raises(ValueError):
+        kumo.repeat(k, [1, 2])
+    with pytest.raises(TypeError):
+        kumo.repeat(k, 1.5)
+    with pytest.raises(numpy.exceptions.AxisError):
+        kumo.repeat(k, 2, axis=1)
