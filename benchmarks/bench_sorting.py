@@ -9,27 +9,11 @@ split over its host threads. For each case: the best of N alternating runs
 of each library after a warm-up call, and the ratio kumo / numpy (below 1:
 kumo is faster; the target is <= 1.0)."""
 import argparse
-import time
 
 import numpy
 
 import kumo
-
-
-def case(label, numpy_fn, kumo_fn, repeat):
-    numpy_fn()
-    kumo_fn()
-    tn = tk = float("inf")
-    for _ in range(repeat):  # alternate, so both see the same machine load
-        t0 = time.perf_counter()
-        numpy_fn()
-        tn = min(tn, time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        kumo_fn()
-        tk = min(tk, time.perf_counter() - t0)
-    print("%-44s numpy %9.2f ms   kumo %9.2f ms   kumo/numpy %5.2f" % (label, tn * 1e3, tk * 1e3, tk / tn),
-          flush=True)
-    return tk / tn
+from _sidebyside import case
 
 
 def main():

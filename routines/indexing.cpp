@@ -195,21 +195,24 @@ const ElementwiseSpec& count_spec() {
   return *spec;
 }
 
+// The write step of a compaction: `value` is what position k contributes.
+std::shared_ptr<ElementwiseSpec> compaction_write(const char* name, const std::string& in, const char* out_type,
+                                                  const std::string& value) {
+  return one_task_per_chunk(make_spec(
+      name, ("raw bool m, int64 n, int64 chunk, int64 c, int64 end" + in).c_str(), out_type,
+      ("const bool* q = m.data(); auto* d = dst.data(); int64_t o = end - c;"
+       "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
+       "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = " + value + "; o += q[k]; if (o == end) break; }")
+          .c_str()));
+}
+
 const ElementwiseSpec& write_indices_spec() {
-  static auto spec = one_task_per_chunk(
-      make_spec("kumo_chunk_indices", "raw bool m, int64 n, int64 chunk, int64 c, int64 end", "raw int64 dst",
-                "const bool* q = m.data(); int64_t* d = dst.data(); int64_t o = end - c;"
-                "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
-                "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = k; o += q[k]; if (o == end) break; }"));
+  static auto spec = compaction_write("kumo_chunk_indices", "", "raw int64 dst", "k");
   return *spec;
 }
 
 const ElementwiseSpec& write_values_spec() {
-  static auto spec = one_task_per_chunk(
-      make_spec("kumo_chunk_values", "raw bool m, int64 n, int64 chunk, int64 c, int64 end, raw T src", "raw T dst",
-                "const bool* q = m.data(); T* d = dst.data(); int64_t o = end - c;"
-                "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
-                "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = src.at(k); o += q[k]; if (o == end) break; }"));
+  static auto spec = compaction_write("kumo_chunk_values", ", raw T src", "raw T dst", "src.at(k)");
   return *spec;
 }
 
@@ -577,7 +580,7 @@ void scatter(const Resolved& r, const Array& value_in, IndexMode mode, bool add)
   Array value = value_in.astype(r.view.dtype(), Order::kK, false);
   if (&value.device() != &r.view.device()) value = value.to_device(r.view.device());
   // The value may be a view of the destination (a[i] = a[::-1]): read it first.
-  if (value.shares_memory_with(r.view) && value.memory() != nullptr) value = value.copy();
+  if (value.shares_memory_with(r.view)) value = value.copy();
   value = fit_value(value, shape, true);
   if (needs_check(r, mode)) check_all_bounds(r);  // before anything is written
   if (shape_size(shape) == 0) return;
@@ -589,8 +592,6 @@ void scatter(const Resolved& r, const Array& value_in, IndexMode mode, bool add)
                              int64_scalar(std::max<int64_t>(rest.size(), 1), rest.device()), op.mode},
                             {rest});
 }
-
-int normalize_axis_checked(int64_t axis, int ndim) { return normalize_axis(axis, ndim); }
 
 
 // The index arrays of take_along_axis: `indices` on `axis`, an arange
@@ -640,7 +641,7 @@ void setitem(const Array& a, const std::vector<Index>& index, const Array& value
   Resolved r = resolve(a, index);
   if (!r.advanced) {
     Array v = value;
-    if (v.shares_memory_with(r.view) && v.memory() != nullptr) v = v.copy();
+    if (v.shares_memory_with(r.view)) v = v.copy();
     v = fit_value(&v.device() == &a.device() ? v : v.to_device(a.device()), r.view.shape(), false);
     copyto(r.view, v, Casting::kUnsafe);
     return;
@@ -793,7 +794,7 @@ Array take(const Array& a, const Array& indices, std::optional<int64_t> axis, In
     throw TypeError("Cannot cast array data from " + dtype_repr(indices.dtype()) +
                     " to dtype('int64') according to the rule 'safe'");
   const Array src = axis ? a : a.ravel();
-  const int ax = axis ? normalize_axis_checked(*axis, a.ndim()) : 0;
+  const int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
   Device& device = src.device();
   Resolved r;
   r.advanced = true;
@@ -835,25 +836,25 @@ Array take_along_axis(const Array& a, const Array& indices, std::optional<int64_
     if (indices.ndim() != 1) throw ValueError("when axis=None, `indices` must have a single dimension.");
     return take_along_axis(a.ravel(), indices, 0);
   }
-  return getitem(a, along_axis(a, indices, normalize_axis_checked(*axis, a.ndim())));
+  return getitem(a, along_axis(a, indices, normalize_axis(*axis, a.ndim())));
 }
 
 void put_along_axis(const Array& a, const Array& indices, const Array& values, std::optional<int64_t> axis) {
   if (!axis) {
+    // a.flat[indices] = values, the values broadcast to the indices. NumPy
+    // writes through a.ravel(), which is a read-only copy unless a is C-contiguous.
     if (indices.ndim() != 1) throw ValueError("when axis=None, `indices` must have a single dimension.");
-    Array flat = a.ravel();
-    if (!flat.shares_memory_with(a) || !a.c_contiguous())
-      throw ValueError("put_along_axis with axis=None needs a contiguous array");
-    put_along_axis(flat, indices, values, 0);
+    if (!a.c_contiguous()) throw ValueError("assignment destination is read-only");
+    put(a, indices, values.broadcast_to(indices.shape()));
     return;
   }
-  setitem(a, along_axis(a, indices, normalize_axis_checked(*axis, a.ndim())), values);
+  setitem(a, along_axis(a, indices, normalize_axis(*axis, a.ndim())), values);
 }
 
 Array compress(const Array& condition, const Array& a, std::optional<int64_t> axis, const Array& out) {
   if (condition.ndim() != 1) throw ValueError("condition must be a 1-d array");
   const Array src = axis ? a : a.ravel();
-  const int ax = axis ? normalize_axis_checked(*axis, a.ndim()) : 0;
+  const int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
   Array idx = flatnonzero(condition);
   return take(src, idx, ax, IndexMode::kRaise, out);
 }

@@ -541,3 +541,16 @@ def test_ufunc_at_with_rows_scalars_and_errors():
     f = kumo.zeros(3, dtype=numpy.float32)
     kumo.multiply.at(f, [0, 0], 2.5)  # a weak scalar keeps float32
     assert f.dtype == numpy.float32
+
+
+def test_put_along_axis_flat():
+    n = numpy.arange(12.0).reshape(3, 4)
+    k = kumo.asarray(n)
+    numpy.put_along_axis(n, numpy.array([0, 5, 11]), -1.0, axis=None)
+    kumo.put_along_axis(k, kumo.asarray([0, 5, 11]), -1.0, axis=None)
+    assert_array_equal(k, n)
+    # NumPy writes through ravel(), a read-only copy for a strided array.
+    with pytest.raises(ValueError):
+        numpy.put_along_axis(n.T, numpy.array([0]), -1.0, axis=None)
+    with pytest.raises(ValueError):
+        kumo.put_along_axis(k.T, kumo.asarray([0]), -1.0, axis=None)
