@@ -5,6 +5,8 @@ first CUDA GPU when one is usable, else the CPU (``KUMO_DEVICE`` overrides).
 """
 __version__ = "0.1.0"
 
+import builtins as _builtins
+
 import numpy as _numpy
 
 
@@ -47,6 +49,8 @@ from kumo._device import Device, get_device
 from kumo._memory import get_default_memory_pool, get_default_pinned_memory_pool
 from kumo._kernel import ElementwiseKernel, ReductionKernel
 from kumo._config import show_config
+from kumo._array_api import *  # noqa: F401,F403
+from kumo._array_api import __array_api_version__, __array_namespace_info__  # noqa: F401
 from kumo import cuda  # noqa: F401
 from kumo import fft  # noqa: F401
 from kumo import linalg  # noqa: F401
@@ -92,12 +96,12 @@ def array_equal(a1, a2, equal_nan=False):
         return False
     if equal_nan and a1.dtype.kind in "fc":
         both_nan = logical_and(isnan(a1), isnan(a2))
-        return bool(logical_or(equal(a1, a2), both_nan).all())
-    return bool(equal(a1, a2).all())
+        return _builtins.bool(logical_or(equal(a1, a2), both_nan).all())
+    return _builtins.bool(equal(a1, a2).all())
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return bool(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan).all())
+    return _builtins.bool(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan).all())
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -111,6 +115,12 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         res = logical_or(res, logical_and(isnan(a), isnan(b)))
     return res
 
+
+# The array API's (and NumPy 2's) name for the boolean dtype. Bound after
+# every function of this module is defined, none of which means the builtin.
+bool = _numpy.bool  # noqa: A001
+
+from kumo import array_api  # noqa: E402,F401  (needs the complete kumo namespace)
 
 # Last: ndarray and the ufunc type are complete, so the C++ operator and
 # ufunc-call slots can replace the generic ones (see bindings/fast_paths.cpp).

@@ -4,6 +4,7 @@ import operator
 import numpy
 
 from kumo import _core
+from kumo._device import Device
 from kumo._dtypes import _check_dtype
 
 ndarray = _core.ndarray
@@ -28,8 +29,19 @@ def _order_char(order, allow_ak=False):
     return o
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+def _on(device):
+    """``device=`` of the creation functions: the call runs with that device
+    current (a kumo.Device, "cpu", "cuda" or "cuda:N")."""
+    return device if isinstance(device, Device) else Device(device)
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None, *, device=None):
     """Create an array (always a new one unless copy=False/None allows reuse)."""
+    if device is not None:
+        if isinstance(obj, ndarray):
+            return _to_device(array(obj, dtype=dtype, copy=copy, order=order, ndmin=ndmin), device, obj, copy)
+        with _on(device):
+            return array(obj, dtype=dtype, copy=copy, order=order, ndmin=ndmin)
     if isinstance(obj, ndarray):
         a = obj
         if dtype is not None:
@@ -70,7 +82,24 @@ def _to_host_nested(obj):
     return obj
 
 
-def asarray(a, dtype=None, order=None, copy=None, like=None):
+def _to_device(result, device, source, copy):
+    """``result`` (made from the kumo array ``source``) on ``device``: copied
+    there when it lives elsewhere, which copy=False does not allow."""
+    target = _on(device)
+    if result.device == target:
+        return result
+    if copy is False:
+        raise ValueError("Unable to avoid copy while creating an array as requested: the array is on %s, "
+                         "device=%s was asked" % (source.device, target))
+    return result.to_device(target)
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    if device is not None:
+        if isinstance(a, ndarray):
+            return _to_device(asarray(a, dtype, order, copy=copy), device, a, copy)
+        with _on(device):
+            return asarray(a, dtype, order, copy=copy)
     if isinstance(a, ndarray) and (dtype is None or numpy.dtype(dtype) == a.dtype):
         if copy:
             return a.copy(order="K" if order in (None, "K", "A") else order)
@@ -100,15 +129,24 @@ def asfortranarray(a, dtype=None, like=None):
     return a if a._f_contiguous else a.copy(order="F")
 
 
-def empty(shape, dtype=float, order="C", like=None):
+def empty(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        with _on(device):
+            return empty(shape, dtype, order)
     return _core.empty(_shape_tuple(shape), _default_dtype(dtype), _order_char(order))
 
 
-def zeros(shape, dtype=float, order="C", like=None):
+def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        with _on(device):
+            return zeros(shape, dtype, order)
     return _core.zeros(_shape_tuple(shape), _default_dtype(dtype), _order_char(order))
 
 
-def ones(shape, dtype=float, order="C", like=None):
+def ones(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        with _on(device):
+            return ones(shape, dtype, order)
     return _core.ones(_shape_tuple(shape), _default_dtype(dtype), _order_char(order))
 
 
@@ -120,7 +158,10 @@ def _fill_operand(value):
     return asarray(value)
 
 
-def full(shape, fill_value, dtype=None, order="C", like=None):
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
+    if device is not None:
+        with _on(device):
+            return full(shape, fill_value, dtype, order)
     d = None if dtype is None else _check_dtype(dtype)
     return _core.full(_shape_tuple(shape), _fill_operand(fill_value), d, _order_char(order))
 
@@ -130,19 +171,36 @@ def _like_args(dtype, order, shape):
     return d, _order_char(order), None if shape is None else _shape_tuple(shape)
 
 
-def empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
+def _like_elsewhere(make, a, dtype, order, shape, device):
+    """A *_like result on a device other than the prototype's: the prototype's
+    shape, dtype and layout (C or F) made there."""
+    a = asarray(a)
+    layout = "F" if order == "F" or (order in ("A", "K") and a._f_contiguous and not a._c_contiguous) else "C"
+    with _on(device):
+        return make(a.shape if shape is None else shape, a.dtype if dtype is None else dtype, layout)
+
+
+def empty_like(prototype, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    if device is not None and asarray(prototype).device != _on(device):
+        return _like_elsewhere(empty, prototype, dtype, order, shape, device)
     return _core.empty_like(asarray(prototype), *_like_args(dtype, order, shape))
 
 
-def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    if device is not None and asarray(a).device != _on(device):
+        return _like_elsewhere(zeros, a, dtype, order, shape, device)
     return _core.zeros_like(asarray(a), *_like_args(dtype, order, shape))
 
 
-def ones_like(a, dtype=None, order="K", subok=None, shape=None):
+def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    if device is not None and asarray(a).device != _on(device):
+        return _like_elsewhere(ones, a, dtype, order, shape, device)
     return _core.ones_like(asarray(a), *_like_args(dtype, order, shape))
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    if device is not None and asarray(a).device != _on(device):
+        return _like_elsewhere(lambda s, d, o: full(s, fill_value, d, o), a, dtype, order, shape, device)
     return _core.full_like(asarray(a), _fill_operand(fill_value), *_like_args(dtype, order, shape))
 
 
@@ -159,8 +217,11 @@ def _python_scalar(v):
     return numpy.asarray(v)[()].item()
 
 
-def arange(start, stop=None, step=None, dtype=None, like=None):
+def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     """Evenly spaced values within [start, stop)."""
+    if device is not None:
+        with _on(device):
+            return arange(start, stop, step, dtype)
     if stop is None:
         start, stop = 0, start
     if step is None:
@@ -180,7 +241,10 @@ def arange(start, stop=None, step=None, dtype=None, like=None):
     return _core.arange(*[_python_scalar(v) for v in args], d)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    if device is not None:
+        with _on(device):
+            return linspace(start, stop, num, endpoint, retstep, dtype, axis)
     num = operator.index(num)
     d = None if dtype is None else _check_dtype(dtype)
     r = _core.linspace(_fill_operand(start), _fill_operand(stop), num, bool(endpoint), bool(retstep), d,
@@ -195,7 +259,10 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return r
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *, device=None):
+    if device is not None:
+        with _on(device):
+            return logspace(start, stop, num, endpoint, base, dtype, axis)
     from kumo import _ufuncs as uf
     y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
     base = asarray(base)
@@ -208,7 +275,10 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return r.astype(dtype, copy=False)
 
 
-def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=None):
+    if device is not None:
+        with _on(device):
+            return geomspace(start, stop, num, endpoint, dtype, axis)
     from kumo import _ufuncs as uf
     start = asarray(start)
     stop = asarray(stop)
@@ -234,16 +304,22 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     return result.astype(dt if dtype is None else dtype, copy=False)
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", like=None):
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        with _on(device):
+            return eye(N, M, k, dtype, order)
     return _core.eye(operator.index(N), None if M is None else operator.index(M), operator.index(k),
                      _default_dtype(dtype), _order_char(order))
 
 
-def identity(n, dtype=float, like=None):
-    return eye(n, dtype=dtype)
+def identity(n, dtype=float, *, device=None, like=None):
+    return eye(n, dtype=dtype, device=device)
 
 
-def tri(N, M=None, k=0, dtype=float, like=None):
+def tri(N, M=None, k=0, dtype=float, *, device=None, like=None):
+    if device is not None:
+        with _on(device):
+            return tri(N, M, k, dtype)
     from kumo import _ufuncs as uf
     M = N if M is None else M
     i = arange(N, dtype=numpy.int64).reshape((N, 1))

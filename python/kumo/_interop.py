@@ -174,8 +174,13 @@ ndarray.__array_function__ = _array_function
 
 
 def _array_namespace(self, api_version=None):
-    import kumo
-    return kumo
+    """The array API namespace for kumo arrays: kumo.array_api (kumo with the
+    standard's semantics where NumPy's differ)."""
+    from kumo import array_api
+    if api_version is not None and api_version not in array_api._SUPPORTED_VERSIONS:
+        raise ValueError("Version %r of the array API standard is not supported; the supported versions are %s" %
+                         (api_version, ", ".join(array_api._SUPPORTED_VERSIONS)))
+    return array_api
 
 
 ndarray.__array_namespace__ = _array_namespace

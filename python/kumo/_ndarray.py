@@ -350,7 +350,7 @@ def __dlpack_device__(self):
 def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     if self._is_cuda:
         raise BufferError("DLPack export of CUDA arrays needs a GPU build; use .get()")
-    return self._numpy_view().__dlpack__(stream=stream)
+    return self._numpy_view().__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
 
 
 def _cuda_array_interface(self):
