@@ -50,6 +50,7 @@ from kumo._memory import get_default_memory_pool, get_default_pinned_memory_pool
 from kumo._kernel import ElementwiseKernel, ReductionKernel
 from kumo._config import show_config
 from kumo._array_api import *  # noqa: F401,F403
+from kumo._misc import *  # noqa: F401,F403
 from kumo._array_api import __array_api_version__, __array_namespace_info__  # noqa: F401
 from kumo import cuda  # noqa: F401
 from kumo import fft  # noqa: F401
