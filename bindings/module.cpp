@@ -21,6 +21,7 @@ void bind_fast_paths(py::module_& m);
 void bind_fft(py::module_& m);
 void bind_indexing(py::module_& m);
 void bind_io(py::module_& m);
+void bind_dlpack(py::module_& m);
 void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
 void bind_printing(py::module_& m);
@@ -61,6 +62,8 @@ void register_errors(py::module_& m) {
       PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const BufferError& e) {
+      PyErr_SetString(PyExc_BufferError, e.what());
     } catch (const OverflowError& e) {
       PyErr_SetString(PyExc_OverflowError, e.what());
     } catch (const ZeroDivisionError& e) {
@@ -104,6 +107,7 @@ PYBIND11_MODULE(_core, m) {
   bind_fft(m);
   bind_indexing(m);
   bind_io(m);
+  bind_dlpack(m);
   bind_linalg(m);
   bind_printing(m);
   bind_random(m);

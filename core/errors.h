@@ -31,6 +31,9 @@ class DeviceError : public Error { public: using Error::Error; };
 class CompileError : public Error { public: using Error::Error; };
 // The memory pool could not satisfy a request even after releasing its cache.
 class OutOfMemoryError : public Error { public: using Error::Error; };
+// An array cannot be exchanged through a buffer protocol (DLPack): Python's
+// BufferError.
+class BufferError : public Error { public: using Error::Error; };
 // A system/driver call failed; message names the call and its arguments.
 class RuntimeError : public Error { public: using Error::Error; };
 // A file operation failed (Python's OSError; errno picks the subclass, e.g.

@@ -11,6 +11,7 @@
 #include "core/array.h"
 #include "core/cuda_plugin.h"
 #include "core/device.h"
+#include "core/dlpack.h"
 #include "core/dtype.h"
 #include "core/errors.h"
 #include "core/shape.h"

@@ -27,47 +27,93 @@ def get_array_module(*args):
     return numpy
 
 
-def from_dlpack(x, /, *, device=None, copy=None):
-    """Imports a DLPack-capable host array.
+_DL_CPU, _DL_CUDA, _DL_CUDA_HOST, _DL_CUDA_MANAGED = 1, 2, 3, 13
 
-    The data is copied into kumo's memory pool (kumo arrays always own pooled
-    memory), so ``copy=False`` cannot be honoured for foreign producers."""
+
+def _consumer_stream(dl_device_type):
+    """The ``stream`` a consumer passes to a producer's __dlpack__: None for
+    host memory; for CUDA memory, kumo's current stream on the current device
+    (DLPack's 1 stands for the legacy default stream, which kumo calls 0)."""
+    if dl_device_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
+        return None
+    handle = _core.cuda.get_current_stream().ptr
+    return handle if handle != 0 else 1
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """A kumo array over the memory of any DLPack producer (NumPy, PyTorch,
+    JAX, CuPy, a capsule): no copy unless ``copy=True``, or ``device=`` names
+    another device. Host and CUDA producers are both understood."""
     if isinstance(x, ndarray):
         if device is not None and str(device) != str(x.device):
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested: the array is on %s, "
+                                 "device=%s was asked" % (x.device, device))
             return x.to_device(device)
         return x.copy() if copy else x
-    if not hasattr(x, "__dlpack__"):
-        raise TypeError("object %r does not support the DLPack protocol" % type(x).__name__)
-    if copy is False:
-        raise ValueError("kumo.from_dlpack cannot import foreign memory without a copy (copy=False)")
-    dev_type, _ = x.__dlpack_device__()
-    if dev_type not in (1, 3):  # kDLCPU, kDLCUDAHost
-        raise BufferError("kumo.from_dlpack supports CPU producers in this build (device type %d)" % dev_type)
-    host = numpy.from_dlpack(x)
-    if device is not None:
-        return _core.from_numpy(host, str(device))
-    return _core.from_numpy(host)
+    if type(x).__name__ == "PyCapsule":  # the legacy protocol: a capsule itself
+        out = _core.dlpack.from_capsule(x)
+    else:
+        if not hasattr(x, "__dlpack__"):
+            raise TypeError("object %r does not support the DLPack protocol" % type(x).__name__)
+        dev_type, _ = x.__dlpack_device__()
+        stream = _consumer_stream(dev_type)
+        try:
+            capsule = x.__dlpack__(stream=stream, max_version=_core.dlpack.version, copy=copy)
+            producer_copied = bool(copy)
+        except TypeError:  # a producer older than DLPack 1.0's keywords
+            capsule = x.__dlpack__(stream=stream)
+            producer_copied = False
+        try:
+            out = _core.dlpack.from_capsule(capsule)
+        except BufferError:
+            # Misaligned host memory: kumo's kernels need aligned elements.
+            if copy is False or dev_type not in (_DL_CPU, _DL_CUDA_HOST):
+                raise
+            out, producer_copied = _core.from_numpy(numpy.from_dlpack(x, copy=True)), True
+        if copy and not producer_copied:
+            out = out.copy()
+    if device is not None and str(device) != str(out.device):
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested: the data is on %s, "
+                             "device=%s was asked" % (out.device, device))
+        out = out.to_device(device)
+    return out
+
+
+def _dlpack_device(self):
+    return _core.dlpack.device(self)
 
 
 def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-    """DLPack export of a host array: a (versioned, when asked) capsule over the same memory."""
-    if self._is_cuda:
-        raise BufferError("DLPack export of CUDA arrays needs a GPU build; use .get()")
-    if dl_device is not None and tuple(dl_device) != (1, 0):
-        raise BufferError("kumo host arrays can only be exported to the CPU device (1, 0), not %r"
-                          % (tuple(dl_device),))
-    view = self._numpy_view()
-    if copy:
-        view = view.copy()
-    kwargs = {}
-    if max_version is not None:
-        kwargs["max_version"] = max_version
-    if copy is not None:
-        kwargs["copy"] = copy
-    return view.__dlpack__(stream=stream, **kwargs)
+    """DLPack export over the array's own memory (host or CUDA), versioned
+    when the consumer asks for DLPack 1.x. ``copy=True`` exports a copy;
+    ``dl_device=(1, 0)`` exports a CUDA array's host copy."""
+    here = _core.dlpack.device(self)
+    if dl_device is not None and tuple(dl_device) != here:
+        if tuple(dl_device) != (_DL_CPU, 0):
+            raise BufferError("kumo can export a %s array to its own device %r or the CPU (1, 0), not %r"
+                              % (self.device, here, tuple(dl_device)))
+        if copy is False:
+            raise BufferError("exporting to the CPU needs a copy, which copy=False forbids")
+        self, copy = self.to_device("cpu"), True
+    elif copy:
+        self = self.copy()
+    if here[0] == _DL_CPU or dl_device is not None:
+        if stream is not None:
+            raise BufferError("stream must be None for host arrays (got %r)" % (stream,))
+    elif stream != -1:
+        # The consumer reads on its own stream: the work queued so far must be done.
+        self.device.synchronize()
+    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    if not versioned and not self._writeable:
+        raise BufferError("Cannot export a read-only array through the legacy DLPack protocol, which cannot "
+                          "signal read-only memory (ask for max_version >= (1, 0))")
+    return _core.dlpack.to_capsule(self, versioned, bool(copy))
 
 
 ndarray.__dlpack__ = _dlpack
+ndarray.__dlpack_device__ = _dlpack_device
 
 
 def _to_numpy_args(obj):

@@ -343,16 +343,6 @@ def to_device(self, device, /, *, stream=None):
     return self._to_device(d.name)
 
 
-def __dlpack_device__(self):
-    return (2, self._device_index) if self._is_cuda else (1, 0)
-
-
-def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-    if self._is_cuda:
-        raise BufferError("DLPack export of CUDA arrays needs a GPU build; use .get()")
-    return self._numpy_view().__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
-
-
 def _cuda_array_interface(self):
     if not self._is_cuda:
         raise AttributeError("__cuda_array_interface__ is only defined for CUDA arrays")

@@ -125,56 +125,6 @@ def test_bytes_of_array():
     assert bytes(memoryview(k)) == numpy.arange(4, dtype=numpy.int32).tobytes()
 
 
-# ---------------------------------------------------------------- DLPack
-def test_dlpack_device():
-    assert kumo.ones(2).__dlpack_device__() == (1, 0)
-
-
-@pytest.mark.parametrize("layout", ["0d", "1d", "3d", "transposed", "negative", "empty"])
-@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.uint64, numpy.float16, numpy.float32,
-                                   numpy.complex128])
-def test_numpy_from_dlpack(layout, dtype):
-    n, k = make_pair(layout, dtype)
-    got = numpy.from_dlpack(k)
-    assert type(got) is numpy.ndarray
-    assert got.dtype == n.dtype
-    numpy.testing.assert_array_equal(got, n)
-
-
-def test_numpy_from_dlpack_zero_copy():
-    k = kumo.zeros(4)
-    got = numpy.from_dlpack(k)
-    got[1] = 9
-    assert float(k[1]) == 9
-
-
-def test_numpy_from_dlpack_copy_true():
-    k = kumo.zeros(4)
-    got = numpy.from_dlpack(k, copy=True)
-    got[1] = 9
-    assert float(k[1]) == 0
-
-
-@pytest.mark.parametrize("layout", ["0d", "1d", "3d", "transposed", "negative", "empty"])
-@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int32, numpy.uint16, numpy.float16, numpy.float64,
-                                   numpy.complex64])
-def test_kumo_from_dlpack_numpy(layout, dtype):
-    n, _ = make_pair(layout, dtype)
-    got = kumo.from_dlpack(n)
-    assert_array_equal(got, n)
-
-
-def test_kumo_from_dlpack_kumo_roundtrip():
-    n, k = make_pair("3d", numpy.float32)
-    assert_array_equal(kumo.from_dlpack(numpy.from_dlpack(k)), n)
-    assert kumo.from_dlpack(k) is k
-
-
-def test_kumo_from_dlpack_rejects_non_dlpack():
-    with pytest.raises(TypeError):
-        kumo.from_dlpack([1, 2, 3])
-
-
 # ---------------------------------------------------------------- __array_ufunc__
 def test_array_ufunc_binary_returns_kumo():
     n, k = make_pair("3d", numpy.float64)
@@ -284,9 +234,9 @@ def test_array_function_shape_queries():
 def test_array_namespace():
     k = kumo.ones(3)
     xp = k.__array_namespace__()
-    assert xp is kumo
+    assert xp is kumo.array_api
     assert_array_equal(xp.sum(k), numpy.float64(3))
 
 
 def test_array_namespace_version():
-    assert kumo.ones(3).__array_namespace__(api_version="2023.12") is kumo
+    assert kumo.ones(3).__array_namespace__(api_version="2023.12") is kumo.array_api
