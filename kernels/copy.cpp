@@ -26,6 +26,7 @@ void copy_cast(const Array& src, const Array& dst) {
     throw ValueError("could not broadcast input array from shape " + src.shape().to_string() + " into shape " +
                      dst.shape().to_string());
   if (dst.size() == 0) return;
+  dst.memory()->bump_version();
   ElementwiseSignature sig;
   sig.bindings = {{"X", src.dtype()}, {"Y", dst.dtype()}};
   sig.param_dtypes = {src.dtype(), dst.dtype()};

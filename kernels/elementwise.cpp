@@ -184,6 +184,8 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     if (size < 0) throw ValueError("Loop size is undecided: pass size= when every argument is raw");
     shape = Shape{size};
   }
+  // Outputs are written: in-place writes must be visible to autograd (core/memory.h).
+  for (size_t k = nin; k < n; ++k) args[k].memory()->bump_version();
   const int64_t total = shape_size(shape);
   if (total == 0) return;
 

@@ -71,6 +71,8 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
   if (nin != spec.in_params.size() || nout != spec.out_params.size())
     throw ValueError("Wrong number of arguments for '" + spec.name + "'");
   Device& device = inputs_in[0].device();
+  for (const Array& out : outputs)
+    if (out.defined()) out.memory()->bump_version();  // see core/memory.h
   for (const std::vector<Array>* group : {&inputs_in, &outputs})
     for (const Array& a : *group)
       if (a.defined() && &a.device() != &device) {

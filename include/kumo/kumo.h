@@ -35,3 +35,4 @@
 #include "routines/indexing.h"
 
 #include "random/generator.h"
+#include "autograd/autograd.h"

@@ -1,0 +1,16 @@
+// kumo::autograd: define-by-run automatic differentiation (Chainer's design)
+// on kumo arrays. One include for the engine and the functions.
+//
+//   using namespace kumo;
+//   autograd::Variable x(asarray(std::vector<double>{1, 2, 3}, {3}));
+//   autograd::Variable y = autograd::sum(autograd::tanh(x) * x);
+//   y.backward();
+//   x.grad();  // d(sum(tanh(x) * x))/dx
+#pragma once
+#include "autograd/backward.h"
+#include "autograd/function_node.h"
+#include "autograd/functions/array.h"
+#include "autograd/functions/basic_math.h"
+#include "autograd/functions/math.h"
+#include "autograd/mode.h"
+#include "autograd/variable.h"

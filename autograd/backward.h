@@ -1,0 +1,32 @@
+// Backpropagation over the graph: Variable::backward and grad().
+//
+// Function nodes run from the highest rank (generation) down, so every
+// gradient of a variable has been accumulated before its creator runs. A
+// node is released (unchained) as soon as it has been processed unless the
+// caller asks for double backprop, so its retained arrays are freed during
+// the pass rather than after it.
+#pragma once
+#include <vector>
+
+#include "autograd/variable.h"
+
+namespace kumo {
+namespace autograd {
+
+// Backpropagates from `outputs` with the gradients `grad_outputs` (default:
+// each output's grad, or ones for a one-element output without one) and
+// accumulates the gradients into the leaf variables' grad.
+void backward(const std::vector<Variable>& outputs, const std::vector<Variable>& grad_outputs = {},
+              bool retain_grad = false, bool enable_double_backprop = false);
+
+// The gradients of `outputs` with respect to `inputs` (one per input; an
+// undefined Variable where no gradient reaches it), without touching any
+// variable's grad unless retain_grad. grad_outputs defaults to ones for
+// one-element outputs. With enable_double_backprop the results are part of
+// a graph and can be differentiated again.
+std::vector<Variable> grad(const std::vector<Variable>& outputs, const std::vector<Variable>& inputs,
+                           const std::vector<Variable>& grad_outputs = {}, bool retain_grad = false,
+                           bool enable_double_backprop = false);
+
+}  // namespace autograd
+}  // namespace kumo

@@ -1,0 +1,89 @@
+#include "autograd/functions/math.h"
+
+#include <memory>
+#include <string>
+
+#include "autograd/function_node.h"
+#include "autograd/functions/basic_math.h"
+#include "routines/elementwise.h"
+
+namespace kumo {
+namespace autograd {
+namespace {
+
+// One differentiable unary elementwise function: its forward routine, which
+// of x and y its derivative needs, and the input's gradient from that value
+// and the output's gradient (written with differentiable functions).
+struct UnaryRule {
+  const char* label;
+  Array (*forward)(const Array& x);
+  enum Needs { kInput, kOutput } needs;
+  Variable (*gradient)(const Variable& x_or_y, const Variable& gy);
+};
+
+// A constant (no gradient) array as a Variable.
+Variable constant(Array a) { return Variable(std::move(a), false); }
+
+// The table: add a function by adding a row.
+const UnaryRule kExp{"Exp", [](const Array& x) { return kumo::exp(x); }, UnaryRule::kOutput,
+                     [](const Variable& y, const Variable& gy) { return gy * y; }};
+const UnaryRule kLog{"Log", [](const Array& x) { return kumo::log(x); }, UnaryRule::kInput,
+                     [](const Variable& x, const Variable& gy) { return gy / x; }};
+const UnaryRule kSqrt{"Sqrt", [](const Array& x) { return kumo::sqrt(x); }, UnaryRule::kOutput,
+                      [](const Variable& y, const Variable& gy) { return gy / (y * 2.0); }};
+const UnaryRule kSquare{"Square", [](const Array& x) { return kumo::square(x); }, UnaryRule::kInput,
+                        [](const Variable& x, const Variable& gy) { return gy * x * 2.0; }};
+const UnaryRule kSin{"Sin", [](const Array& x) { return kumo::sin(x); }, UnaryRule::kInput,
+                     [](const Variable& x, const Variable& gy) { return gy * cos(x); }};
+const UnaryRule kCos{"Cos", [](const Array& x) { return kumo::cos(x); }, UnaryRule::kInput,
+                     [](const Variable& x, const Variable& gy) { return neg(gy * sin(x)); }};
+const UnaryRule kTanh{"Tanh", [](const Array& x) { return kumo::tanh(x); }, UnaryRule::kOutput,
+                      [](const Variable& y, const Variable& gy) { return gy * (1.0 - y * y); }};
+// sigmoid(x) = (1 + tanh(x / 2)) / 2: no overflow for large |x|.
+const UnaryRule kSigmoid{
+    "Sigmoid", [](const Array& x) { return kumo::add(kumo::multiply(kumo::tanh(kumo::multiply(x, 0.5)), 0.5), 0.5); },
+    UnaryRule::kOutput, [](const Variable& y, const Variable& gy) { return gy * y * (1.0 - y); }};
+const UnaryRule kRelu{"ReLU", [](const Array& x) { return kumo::maximum(x, Scalar(0)); }, UnaryRule::kOutput,
+                      [](const Variable& y, const Variable& gy) {
+                        return gy * constant(kumo::greater(y.array(), Scalar(0)).astype(y.dtype()));
+                      }};
+const UnaryRule kAbsolute{"Absolute", [](const Array& x) { return kumo::absolute(x); }, UnaryRule::kInput,
+                          [](const Variable& x, const Variable& gy) { return gy * constant(kumo::sign(x.array())); }};
+
+class UnaryFunction : public FunctionNode {
+ public:
+  explicit UnaryFunction(const UnaryRule& rule) : rule_(rule) {}
+  std::string label() const override { return rule_.label; }
+  std::vector<Array> forward(const std::vector<Array>& x) override {
+    if (rule_.needs == UnaryRule::kInput)
+      retain_inputs({0});
+    else
+      retain_outputs({0});
+    return {rule_.forward(x[0])};
+  }
+  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
+    Variable v = rule_.needs == UnaryRule::kInput ? get_retained_inputs()[0] : get_retained_outputs()[0];
+    return {rule_.gradient(v, gy[0])};
+  }
+
+ private:
+  const UnaryRule& rule_;
+};
+
+Variable run(const UnaryRule& rule, const Variable& x) { return apply(std::make_shared<UnaryFunction>(rule), {x})[0]; }
+
+}  // namespace
+
+Variable exp(const Variable& x) { return run(kExp, x); }
+Variable log(const Variable& x) { return run(kLog, x); }
+Variable sqrt(const Variable& x) { return run(kSqrt, x); }
+Variable square(const Variable& x) { return run(kSquare, x); }
+Variable sin(const Variable& x) { return run(kSin, x); }
+Variable cos(const Variable& x) { return run(kCos, x); }
+Variable tanh(const Variable& x) { return run(kTanh, x); }
+Variable sigmoid(const Variable& x) { return run(kSigmoid, x); }
+Variable relu(const Variable& x) { return run(kRelu, x); }
+Variable absolute(const Variable& x) { return run(kAbsolute, x); }
+
+}  // namespace autograd
+}  // namespace kumo
