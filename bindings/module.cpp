@@ -22,6 +22,7 @@ void bind_fft(py::module_& m);
 void bind_indexing(py::module_& m);
 void bind_io(py::module_& m);
 void bind_dlpack(py::module_& m);
+void bind_autograd(py::module_& m);
 void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
 void bind_printing(py::module_& m);
@@ -108,6 +109,7 @@ PYBIND11_MODULE(_core, m) {
   bind_indexing(m);
   bind_io(m);
   bind_dlpack(m);
+  bind_autograd(m);
   bind_linalg(m);
   bind_printing(m);
   bind_random(m);

@@ -1,0 +1,313 @@
+// kumo._core.autograd: the C++ engine (autograd/) for kumo.autograd.
+//
+// Variable is bound as a value handle (copies share the variable); an
+// undefined Variable is None in Python. FunctionNode is subclassable from
+// Python: forward and backward written in Python run inside the C++ engine,
+// and pybind11's smart holder keeps the Python object alive for as long as
+// the graph holds the node.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "autograd/autograd.h"
+#include "bindings/convert.h"
+#include "core/errors.h"
+
+namespace kumo {
+namespace py_bind {
+
+namespace ag = kumo::autograd;
+
+namespace {
+
+py::object to_py(const ag::Variable& v) { return v.defined() ? py::cast(v) : py::none(); }
+
+py::tuple to_py_tuple(const std::vector<ag::Variable>& vs) {
+  py::tuple t(vs.size());
+  for (size_t i = 0; i < vs.size(); ++i) t[i] = to_py(vs[i]);
+  return t;
+}
+
+// A function argument: a Variable as it is, an array (or array-like) as a
+// constant Variable that needs no gradient, None as undefined.
+ag::Variable to_variable(py::handle obj) {
+  if (obj.is_none()) return ag::Variable();
+  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj);
+  Array storage;
+  return ag::Variable(array_ref(obj, &storage), false);
+}
+
+std::vector<ag::Variable> to_variables(py::handle seq) {
+  std::vector<ag::Variable> out;
+  if (py::isinstance<ag::Variable>(seq) || ndarray_value(seq.ptr()) != nullptr) {
+    out.push_back(to_variable(seq));
+    return out;
+  }
+  for (py::handle item : seq) out.push_back(to_variable(item));
+  return out;
+}
+
+std::vector<Array> to_arrays(py::handle result, const std::string& who) {
+  std::vector<Array> out;
+  auto one = [&](py::handle h) {
+    Array storage;
+    const Array& a = array_ref(h, &storage);
+    out.push_back(a);
+  };
+  if (ndarray_value(result.ptr()) != nullptr) {
+    one(result);
+  } else if (py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result)) {
+    for (py::handle h : result) one(h);
+  } else {
+    throw TypeError(who + " must return a tuple of kumo arrays, got " +
+                    std::string(py::str(py::type::handle_of(result).attr("__name__"))));
+  }
+  return out;
+}
+
+// Python subclasses of kumo.autograd.FunctionNode.
+class PyFunctionNode : public ag::FunctionNode, public py::trampoline_self_life_support {
+ public:
+  std::string label() const override {
+    py::gil_scoped_acquire gil;
+    py::function override = py::get_override(static_cast<const ag::FunctionNode*>(this), "label");
+    if (override) return py::cast<std::string>(override());
+    return py::cast<std::string>(py::cast(this).attr("__class__").attr("__name__"));
+  }
+  std::vector<Array> forward(const std::vector<Array>& inputs) override {
+    py::gil_scoped_acquire gil;
+    py::function override = py::get_override(static_cast<const ag::FunctionNode*>(this), "forward");
+    if (!override) throw TypeError("FunctionNode subclass " + label() + " does not define forward");
+    py::tuple xs(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) xs[i] = new_ndarray(Array(inputs[i]));
+    return to_arrays(override(xs), label() + ".forward");
+  }
+  std::vector<ag::Variable> backward(const std::vector<size_t>& targets,
+                                     const std::vector<ag::Variable>& grad_outputs) override {
+    py::gil_scoped_acquire gil;
+    py::function override = py::get_override(static_cast<const ag::FunctionNode*>(this), "backward");
+    if (!override) throw TypeError("FunctionNode subclass " + label() + " does not define backward");
+    py::object result = override(py::tuple(py::cast(targets)), to_py_tuple(grad_outputs));
+    std::vector<ag::Variable> gx = to_variables(result);
+    if (gx.size() == num_inputs() && targets.size() != num_inputs()) {
+      // Chainer allows one gradient per input; keep the targets'.
+      std::vector<ag::Variable> picked;
+      for (size_t i : targets) picked.push_back(gx[i]);
+      return picked;
+    }
+    return gx;
+  }
+
+  using ag::FunctionNode::get_retained_inputs;
+  using ag::FunctionNode::get_retained_outputs;
+  using ag::FunctionNode::input_dtype;
+  using ag::FunctionNode::input_shape;
+  using ag::FunctionNode::retain_inputs;
+  using ag::FunctionNode::retain_outputs;
+};
+
+// `with no_backprop_mode():` / `with force_backprop_mode():`.
+class ModeContext {
+ public:
+  explicit ModeContext(bool enabled) : enabled_(enabled) {}
+  void enter() { scopes_.emplace_back(std::make_unique<ag::BackpropModeScope>(enabled_)); }
+  void exit() {
+    if (!scopes_.empty()) scopes_.pop_back();
+  }
+
+ private:
+  bool enabled_;
+  std::vector<std::unique_ptr<ag::BackpropModeScope>> scopes_;
+};
+
+using BinaryVV = ag::Variable (*)(const ag::Variable&, const ag::Variable&);
+using BinaryVS = ag::Variable (*)(const ag::Variable&, Scalar);
+using BinarySV = ag::Variable (*)(Scalar, const ag::Variable&);
+
+// A binary function of Variables, Python scalars (weak) and arrays.
+py::object binary(py::handle a, py::handle b, BinaryVV vv, BinaryVS vs, BinarySV sv) {
+  if (is_python_scalar(b)) return to_py(vs(to_variable(a), Scalar(to_scalar_value(b))));
+  if (is_python_scalar(a)) return to_py(sv(Scalar(to_scalar_value(a)), to_variable(b)));
+  return to_py(vv(to_variable(a), to_variable(b)));
+}
+
+ag::Variable add_sv(Scalar a, const ag::Variable& b) { return ag::add(b, a); }
+ag::Variable mul_sv(Scalar a, const ag::Variable& b) { return ag::mul(b, a); }
+
+Shape shape_arg(py::handle obj) { return Shape(to_int_list(obj)); }
+
+}  // namespace
+
+void bind_autograd(py::module_& parent) {
+  py::module_ m = parent.def_submodule("autograd", "The C++ autograd engine (autograd/)");
+
+  py::class_<ag::Variable>(m, "Variable")
+      .def(py::init([](py::handle data, bool requires_grad, std::optional<std::string> name) {
+             Array storage;
+             return ag::Variable(array_ref(data, &storage), requires_grad, name.value_or(""));
+           }),
+           py::arg("data"), py::kw_only(), py::arg("requires_grad") = true, py::arg("name") = py::none())
+      .def_property(
+          "array", [](const ag::Variable& v) { return new_ndarray(Array(v.array())); },
+          [](const ag::Variable& v, py::handle a) {
+            Array storage;
+            v.set_array(array_ref(a, &storage));
+          })
+      .def_property(
+          "grad",
+          [](const ag::Variable& v) -> py::object {
+            Array g = v.grad();
+            return g.defined() ? new_ndarray(std::move(g)) : py::none();
+          },
+          [](const ag::Variable& v, py::handle g) {
+            if (g.is_none()) return v.cleargrad();
+            Array storage;
+            v.set_grad(array_ref(g, &storage));
+          })
+      .def_property(
+          "grad_var", [](const ag::Variable& v) { return to_py(v.grad_var()); },
+          [](const ag::Variable& v, py::handle g) { v.set_grad_var(to_variable(g)); })
+      .def_property(
+          "name",
+          [](const ag::Variable& v) -> py::object {
+            if (v.name().empty()) return py::none();
+            return py::str(v.name());
+          },
+          [](const ag::Variable& v, py::handle n) { v.set_name(n.is_none() ? "" : py::cast<std::string>(n)); })
+      .def_property_readonly("requires_grad", &ag::Variable::requires_grad)
+      .def_property_readonly("shape", [](const ag::Variable& v) { return py::tuple(py::cast(v.shape().to_vector())); })
+      .def_property_readonly("dtype", [](const ag::Variable& v) { return numpy_dtype(v.dtype()); })
+      .def_property_readonly("ndim", &ag::Variable::ndim)
+      .def_property_readonly("size", &ag::Variable::size)
+      .def_property_readonly("rank", &ag::Variable::rank)
+      .def_property_readonly("creator_node",
+                             [](const ag::Variable& v) -> py::object {
+                               std::shared_ptr<ag::FunctionNode> c = v.creator();
+                               return c ? py::cast(c) : py::none();
+                             })
+      .def("_is", &ag::Variable::is)
+      .def("backward", &ag::Variable::backward, py::arg("retain_grad") = false,
+           py::arg("enable_double_backprop") = false)
+      .def("cleargrad", &ag::Variable::cleargrad)
+      .def("zerograd", &ag::Variable::zerograd)
+      .def("unchain", &ag::Variable::unchain)
+      .def("unchain_backward", &ag::Variable::unchain_backward)
+      .def("__len__",
+           [](const ag::Variable& v) {
+             if (v.ndim() == 0) throw TypeError("len() of unsized object");
+             return v.shape()[0];
+           })
+      .def("__add__", [](py::handle a, py::handle b) { return binary(a, b, ag::add, ag::add, add_sv); })
+      .def("__radd__", [](py::handle a, py::handle b) { return binary(b, a, ag::add, ag::add, add_sv); })
+      .def("__sub__", [](py::handle a, py::handle b) { return binary(a, b, ag::sub, ag::sub, ag::sub); })
+      .def("__rsub__", [](py::handle a, py::handle b) { return binary(b, a, ag::sub, ag::sub, ag::sub); })
+      .def("__mul__", [](py::handle a, py::handle b) { return binary(a, b, ag::mul, ag::mul, mul_sv); })
+      .def("__rmul__", [](py::handle a, py::handle b) { return binary(b, a, ag::mul, ag::mul, mul_sv); })
+      .def("__truediv__", [](py::handle a, py::handle b) { return binary(a, b, ag::div, ag::div, ag::div); })
+      .def("__rtruediv__", [](py::handle a, py::handle b) { return binary(b, a, ag::div, ag::div, ag::div); })
+      .def("__pow__", [](py::handle a, py::handle b) { return binary(a, b, ag::pow, ag::pow, ag::pow); })
+      .def("__rpow__", [](py::handle a, py::handle b) { return binary(b, a, ag::pow, ag::pow, ag::pow); })
+      .def("__neg__", [](const ag::Variable& v) { return ag::neg(v); })
+      .def("__abs__", [](const ag::Variable& v) { return ag::absolute(v); });
+
+  py::class_<ag::FunctionNode, PyFunctionNode, py::smart_holder>(m, "FunctionNode")
+      .def(py::init<>())
+      .def_property_readonly("label", &ag::FunctionNode::label)
+      .def_property_readonly("rank", &ag::FunctionNode::rank)
+      .def("apply", [](const std::shared_ptr<ag::FunctionNode>& self,
+                       py::handle inputs) { return to_py_tuple(ag::apply(self, to_variables(inputs))); })
+      .def("retain_inputs",
+           [](ag::FunctionNode& self, std::vector<size_t> idx) {
+             static_cast<PyFunctionNode&>(self).retain_inputs(std::move(idx));
+           })
+      .def("retain_outputs",
+           [](ag::FunctionNode& self, std::vector<size_t> idx) {
+             static_cast<PyFunctionNode&>(self).retain_outputs(std::move(idx));
+           })
+      .def("get_retained_inputs",
+           [](ag::FunctionNode& self) { return to_py_tuple(static_cast<PyFunctionNode&>(self).get_retained_inputs()); })
+      .def(
+          "get_retained_outputs",
+          [](ag::FunctionNode& self) { return to_py_tuple(static_cast<PyFunctionNode&>(self).get_retained_outputs()); })
+      .def_property_readonly("inputs",
+                             [](const ag::FunctionNode& self) {
+                               py::list out;
+                               for (const auto& n : self.inputs())
+                                 out.append(py::tuple(py::cast(n->shape().to_vector())));
+                               return out;
+                             })
+      .def("unchain", &ag::FunctionNode::unchain);
+
+  py::class_<ModeContext>(m, "_ModeContext")
+      .def(py::init<bool>())
+      .def("__enter__", [](ModeContext& c) { c.enter(); })
+      .def("__exit__", [](ModeContext& c, py::args) {
+        c.exit();
+        return false;
+      });
+  m.def("is_backprop_enabled", &ag::is_backprop_enabled);
+
+  m.def(
+      "grad",
+      [](py::handle outputs, py::handle inputs, py::handle grad_outputs, bool retain_grad,
+         bool enable_double_backprop) {
+        std::vector<ag::Variable> gy =
+            grad_outputs.is_none() ? std::vector<ag::Variable>{} : to_variables(grad_outputs);
+        return to_py_tuple(
+            ag::grad(to_variables(outputs), to_variables(inputs), gy, retain_grad, enable_double_backprop));
+      },
+      py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(), py::arg("retain_grad") = false,
+      py::arg("enable_double_backprop") = false);
+
+  // Functions (kumo.autograd.functions wraps them with Chainer's signatures).
+  py::module_ f = m.def_submodule("functions");
+  f.def("add", [](py::handle a, py::handle b) { return binary(a, b, ag::add, ag::add, add_sv); });
+  f.def("sub", [](py::handle a, py::handle b) { return binary(a, b, ag::sub, ag::sub, ag::sub); });
+  f.def("mul", [](py::handle a, py::handle b) { return binary(a, b, ag::mul, ag::mul, mul_sv); });
+  f.def("div", [](py::handle a, py::handle b) { return binary(a, b, ag::div, ag::div, ag::div); });
+  f.def("pow", [](py::handle a, py::handle b) { return binary(a, b, ag::pow, ag::pow, ag::pow); });
+  using Unary = ag::Variable (*)(const ag::Variable&);
+  const std::pair<const char*, Unary> unary[] = {
+      {"neg", ag::neg},         {"exp", ag::exp},   {"log", ag::log},           {"sqrt", ag::sqrt},
+      {"square", ag::square},   {"sin", ag::sin},   {"cos", ag::cos},           {"tanh", ag::tanh},
+      {"sigmoid", ag::sigmoid}, {"relu", ag::relu}, {"absolute", ag::absolute},
+  };
+  for (const auto& [name, fn] : unary) {
+    Unary g = fn;
+    f.def(
+        name, [g](py::handle x) { return g(to_variable(x)); }, py::arg("x"));
+  }
+  f.def(
+      "cast", [](py::handle x, py::handle dtype) { return ag::cast(to_variable(x), to_dtype_required(dtype)); },
+      py::arg("x"), py::arg("typ"));
+  f.def(
+      "broadcast_to", [](py::handle x, py::handle shape) { return ag::broadcast_to(to_variable(x), shape_arg(shape)); },
+      py::arg("x"), py::arg("shape"));
+  f.def(
+      "sum_to", [](py::handle x, py::handle shape) { return ag::sum_to(to_variable(x), shape_arg(shape)); },
+      py::arg("x"), py::arg("shape"));
+  f.def(
+      "reshape", [](py::handle x, py::handle shape) { return ag::reshape(to_variable(x), shape_arg(shape)); },
+      py::arg("x"), py::arg("shape"));
+  f.def(
+      "transpose",
+      [](py::handle x, py::handle axes) {
+        return ag::transpose(to_variable(x), axes.is_none() ? std::vector<int64_t>{} : to_int_list(axes));
+      },
+      py::arg("x"), py::arg("axes") = py::none());
+  f.def(
+      "sum",
+      [](py::handle x, py::handle axis, bool keepdims) {
+        Axes axes = axis.is_none() ? Axes() : Axes(to_int_list(axis));
+        if (!axis.is_none() && py::isinstance<py::int_>(axis)) axes = Axes(py::cast<int64_t>(axis));
+        return ag::sum(to_variable(x), axes, keepdims);
+      },
+      py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+}
+
+}  // namespace py_bind
+}  // namespace kumo

@@ -1,0 +1,275 @@
+"""kumo.autograd from Python: Variable, backward, grad, double backprop,
+FunctionNode subclasses, the modes, in-place detection and errors. Gradients
+are compared with NumPy's finite differences."""
+import gc
+import weakref
+
+import numpy
+import pytest
+
+import kumo
+import kumo.autograd.functions as F
+from kumo.autograd import FunctionNode, Variable, force_backprop_mode, grad, no_backprop_mode
+
+
+def numerical_grad(f, x, eps=1e-6):
+    """d sum(f(x)) / dx for a NumPy function f, by central differences."""
+    g = numpy.zeros_like(x)
+    for i in numpy.ndindex(x.shape):
+        p, m = x.copy(), x.copy()
+        p[i] += eps
+        m[i] -= eps
+        g[i] = (f(p).sum() - f(m).sum()) / (2 * eps)
+    return g
+
+
+UNARY = [
+    ("exp", F.exp, numpy.exp, False),
+    ("log", F.log, numpy.log, True),
+    ("sqrt", F.sqrt, numpy.sqrt, True),
+    ("square", F.square, numpy.square, False),
+    ("sin", F.sin, numpy.sin, False),
+    ("cos", F.cos, numpy.cos, False),
+    ("tanh", F.tanh, numpy.tanh, False),
+    ("sigmoid", F.sigmoid, lambda v: 1 / (1 + numpy.exp(-v)), False),
+    ("relu", F.relu, lambda v: numpy.maximum(v, 0), False),
+    ("absolute", F.absolute, numpy.abs, False),
+    ("neg", F.neg, numpy.negative, False),
+]
+
+
+@pytest.mark.parametrize("name,fn,ref,positive", UNARY, ids=[u[0] for u in UNARY])
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_unary_forward_and_gradient(name, fn, ref, positive, shape):
+    rng = numpy.random.default_rng(0)
+    xn = rng.uniform(0.3, 2.0, shape) if positive else rng.uniform(-2.0, 2.0, shape)
+    if name in ("relu", "absolute"):
+        xn = numpy.where(numpy.abs(xn) < 0.1, 0.5, xn)  # away from the kink
+    x = Variable(kumo.asarray(xn))
+    y = fn(x)
+    numpy.testing.assert_allclose(y.array.get(), ref(xn), rtol=1e-12)
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(x.grad.get(), numerical_grad(ref, xn), rtol=1e-5, atol=1e-8)
+
+
+BINARY = [
+    ("add", lambda a, b: a + b),
+    ("sub", lambda a, b: a - b),
+    ("mul", lambda a, b: a * b),
+    ("div", lambda a, b: a / b),
+    ("pow", lambda a, b: a ** b),
+]
+
+
+@pytest.mark.parametrize("name,op", BINARY, ids=[b[0] for b in BINARY])
+@pytest.mark.parametrize("shapes", [((3,), (3,)), ((2, 1), (1, 4)), ((), (2, 3)), ((2, 3), ())])
+def test_binary_broadcast_gradients(name, op, shapes):
+    rng = numpy.random.default_rng(1)
+    an = rng.uniform(0.5, 2.0, shapes[0])
+    bn = rng.uniform(0.5, 2.0, shapes[1])
+    a, b = Variable(kumo.asarray(an)), Variable(kumo.asarray(bn))
+    F.sum(op(a, b)).backward()
+    assert a.grad.shape == an.shape and b.grad.shape == bn.shape
+    numpy.testing.assert_allclose(a.grad.get(), numerical_grad(lambda v: op(v, bn), an), rtol=1e-5)
+    numpy.testing.assert_allclose(b.grad.get(), numerical_grad(lambda v: op(an, v), bn), rtol=1e-5)
+
+
+@pytest.mark.parametrize("name,op", BINARY, ids=[b[0] for b in BINARY])
+@pytest.mark.parametrize("scalar", [2, 0.5])
+def test_scalar_operands_on_both_sides(name, op, scalar):
+    xn = numpy.array([0.7, 1.3, 2.1], dtype=numpy.float32)
+    for f, ref in ((lambda v: op(v, scalar), lambda v: op(v, scalar)),
+                   (lambda v: op(scalar, v), lambda v: op(scalar, v))):
+        x = Variable(kumo.asarray(xn))
+        y = f(x)
+        assert y.dtype == numpy.float32  # Python scalars are weak, as in NumPy 2
+        F.sum(y).backward()
+        want = numerical_grad(lambda v: ref(v.astype(numpy.float64)), xn.astype(numpy.float64))
+        numpy.testing.assert_allclose(x.grad.get(), want, rtol=1e-3)
+
+
+def test_array_operand_is_a_constant():
+    x = Variable(kumo.asarray([1.0, 2.0]))
+    c = kumo.asarray([3.0, 4.0])
+    y = F.sum(x * c + c * x)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad.get(), [6.0, 8.0])
+
+
+def test_mixed_dtype_gradients_keep_input_dtypes():
+    x = Variable(kumo.asarray([1.0, 2.0], dtype=numpy.float32))
+    w = Variable(kumo.asarray([0.5, 0.25]))
+    F.sum(x * w).backward()
+    assert x.grad.dtype == numpy.float32 and w.grad.dtype == numpy.float64
+
+
+def test_shape_functions_gradients():
+    xn = numpy.arange(6.0).reshape(2, 3)
+    x = Variable(kumo.asarray(xn))
+    y = F.sum(F.reshape(x, (3, 2)) * kumo.asarray(numpy.arange(6.0).reshape(3, 2)))
+    y = y + F.sum(x.T * kumo.asarray(numpy.ones((3, 2)) * 2))
+    y = y + F.sum(F.sum(x, axis=1, keepdims=True) * x)
+    y = y + F.sum(F.broadcast_to(F.sum(x, axis=0), (4, 3)))
+    y.backward()
+    want = numerical_grad(lambda v: (v.reshape(3, 2) * numpy.arange(6.0).reshape(3, 2)).sum()
+                          + (v.T * 2).sum() + (v.sum(1, keepdims=True) * v).sum()
+                          + numpy.broadcast_to(v.sum(0), (4, 3)).sum(), xn)
+    numpy.testing.assert_allclose(x.grad.get(), want, rtol=1e-6)
+
+
+def test_cast_gradient_comes_back_in_input_dtype():
+    x = Variable(kumo.asarray([1.0, 2.0], dtype=numpy.float32))
+    y = F.cast(x, numpy.float64)
+    assert y.dtype == numpy.float64
+    F.sum(y * y).backward()
+    assert x.grad.dtype == numpy.float32
+    numpy.testing.assert_allclose(x.grad.get(), [2.0, 4.0])
+
+
+def test_backward_of_non_scalar_needs_grad():
+    x = Variable(kumo.asarray([1.0, 2.0]))
+    y = x * 2
+    with pytest.raises(ValueError, match="give its gradient"):
+        y.backward()
+    y.grad = kumo.asarray([1.0, 3.0])
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad.get(), [2.0, 6.0])
+
+
+def test_grad_leaves_grads_alone_and_returns_none_for_unreached():
+    x, u = Variable(kumo.asarray([1.0])), Variable(kumo.asarray([1.0]))
+    gx, gu = grad([x * 3.0], [x, u])
+    assert gu is None
+    numpy.testing.assert_array_equal(gx.array.get(), [3.0])
+    assert x.grad is None
+
+
+def test_double_backprop_second_derivative():
+    x = Variable(kumo.asarray([1.0, 2.0]))
+    gx, = grad([F.sum(F.tanh(x))], [x], enable_double_backprop=True)
+    ggx, = grad([F.sum(gx)], [x])
+    t = numpy.tanh([1.0, 2.0])
+    numpy.testing.assert_allclose(ggx.array.get(), -2 * t * (1 - t * t), rtol=1e-12)
+
+
+def test_gradient_penalty_trains_through_the_gradient():
+    w = Variable(kumo.asarray([0.5, -1.5]))
+    xn = numpy.array([1.0, 2.0])
+    x = Variable(kumo.asarray(xn))
+    gx, = grad([F.sum(F.tanh(w * x))], [x], enable_double_backprop=True)
+    F.sum(gx * gx).backward()
+
+    def penalty(wn):
+        d = wn * (1 - numpy.tanh(wn * xn) ** 2)
+        return d * d
+    numpy.testing.assert_allclose(w.grad.get(), numerical_grad(penalty, numpy.array([0.5, -1.5])), rtol=1e-5)
+
+
+class Cube(FunctionNode):
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return x * x * x,
+
+    def backward(self, target_input_indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return 3.0 * x * x * gy,
+
+
+def test_python_function_node_forward_backward_and_double_backprop():
+    x = Variable(kumo.asarray([1.0, -2.0]))
+    y, = Cube().apply((x,))
+    assert y.creator_node.label == "Cube"
+    numpy.testing.assert_array_equal(y.array.get(), [1.0, -8.0])
+    gx, = grad([F.sum(y)], [x], enable_double_backprop=True)
+    numpy.testing.assert_array_equal(gx.array.get(), [3.0, 12.0])
+    ggx, = grad([F.sum(gx)], [x])
+    numpy.testing.assert_array_equal(ggx.array.get(), [6.0, -12.0])
+
+
+def test_python_function_node_lives_as_long_as_the_graph():
+    x = Variable(kumo.asarray([2.0]))
+    node = Cube()
+    ref = weakref.ref(node)
+    y, = node.apply((x,))
+    del node
+    gc.collect()
+    assert ref() is not None  # the graph holds it
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad.get(), [12.0])
+    del y
+    gc.collect()
+    assert ref() is None  # released with the graph
+
+
+def test_python_function_node_errors_surface():
+    class Broken(FunctionNode):
+        def forward(self, inputs):
+            return (inputs[0] * 2,)
+
+        def backward(self, target_input_indexes, grad_outputs):
+            raise ArithmeticError("boom")
+
+    x = Variable(kumo.asarray([1.0]))
+    y, = Broken().apply((x,))
+    with pytest.raises(ArithmeticError, match="boom"):
+        y.backward()
+
+
+def test_modes():
+    x = Variable(kumo.asarray([1.0]))
+    with no_backprop_mode():
+        assert not kumo.autograd.is_backprop_enabled()
+        assert (x * 2).creator_node is None
+        with force_backprop_mode():
+            assert (x * 2).creator_node is not None
+    assert kumo.autograd.is_backprop_enabled()
+
+
+def test_in_place_change_of_retained_array_raises():
+    x = Variable(kumo.asarray([0.1, 0.2]))
+    y = F.tanh(x)
+    y.array[...] = 0
+    with pytest.raises(RuntimeError, match="modified in place"):
+        F.sum(y).backward()
+
+
+def test_in_place_change_through_out_argument_raises():
+    x = Variable(kumo.asarray([0.1, 0.2]))
+    y = F.sum(F.log(x + 1.0) * x)
+    a = x.array
+    kumo.add(a, 1.0, out=a)
+    with pytest.raises(RuntimeError, match="modified in place"):
+        y.backward()
+
+
+def test_grad_setter_and_cleargrad():
+    x = Variable(kumo.asarray([1.0, 2.0]))
+    x.grad = kumo.asarray([5.0, 6.0])
+    numpy.testing.assert_array_equal(x.grad.get(), [5.0, 6.0])
+    x.cleargrad()
+    assert x.grad is None
+    x.zerograd()
+    numpy.testing.assert_array_equal(x.grad.get(), [0.0, 0.0])
+    with pytest.raises(ValueError, match="shape"):
+        x.grad = kumo.asarray([1.0])
+
+
+def test_unchain_backward_releases_the_graph():
+    x = Variable(kumo.asarray([1.0]))
+    y = F.exp(F.tanh(x))
+    assert y.creator_node is not None
+    y.unchain_backward()
+    assert y.creator_node is None
+
+
+def test_variable_attributes_and_repr():
+    x = Variable(kumo.asarray([[1.0, 2.0]]), name="x")
+    assert x.name == "x" and x.shape == (1, 2) and x.ndim == 2 and x.size == 2 and len(x) == 1
+    assert x.dtype == numpy.float64 and x.requires_grad
+    assert repr(x) == "variable([[1., 2.]])"
+    assert x.reshape(2, 1).shape == (2, 1) and x.T.shape == (2, 1) and x.transpose().shape == (2, 1)
+    assert isinstance(x.data, kumo.ndarray)
+    c = Variable(kumo.asarray([1.0]), requires_grad=False)
+    assert not (c * 2).requires_grad
