@@ -13,10 +13,9 @@ namespace detail {
 
 // a[:, ..., start:stop:step, ...] with the slice on `axis` (already
 // normalised).
-inline Array slice_axis(const Array &a, int axis, std::optional<int64_t> start,
-                        std::optional<int64_t> stop, int64_t step = 1) {
-  std::vector<IndexItem> idx(static_cast<size_t>(axis),
-                             IndexItem::slice(std::nullopt, std::nullopt, 1));
+inline Array slice_axis(const Array& a, int axis, std::optional<int64_t> start, std::optional<int64_t> stop,
+                        int64_t step = 1) {
+  std::vector<IndexItem> idx(static_cast<size_t>(axis), IndexItem::slice(std::nullopt, std::nullopt, 1));
   idx.push_back(IndexItem::slice(start, stop, step));
   return a.index(idx);
 }
@@ -26,14 +25,13 @@ struct SliceRange {
 };
 
 // Python's slice(start, stop, step).indices(n) plus the number of elements.
-inline SliceRange slice_range(const IndexItem &s, int64_t n) {
+inline SliceRange slice_range(const IndexItem& s, int64_t n) {
   const int64_t step = s.step;
   int64_t start, stop;
   auto clamp = [&](int64_t v, bool neg_step) {
     if (v < 0) {
       v += n;
-      if (v < 0)
-        v = neg_step ? -1 : 0;
+      if (v < 0) v = neg_step ? -1 : 0;
     } else if (v >= n) {
       v = neg_step ? n - 1 : n;
     }
@@ -47,12 +45,10 @@ inline SliceRange slice_range(const IndexItem &s, int64_t n) {
     stop = s.has_stop ? clamp(s.stop, true) : -1;
   }
   int64_t count = 0;
-  if (step > 0 && stop > start)
-    count = (stop - start + step - 1) / step;
-  if (step < 0 && start > stop)
-    count = (start - stop + (-step) - 1) / (-step);
+  if (step > 0 && stop > start) count = (stop - start + step - 1) / step;
+  if (step < 0 && start > stop) count = (start - stop + (-step) - 1) / (-step);
   return {start, stop, step, count};
 }
 
-} // namespace detail
-} // namespace kumo
+}  // namespace detail
+}  // namespace kumo

@@ -4,8 +4,7 @@
 //   kumo::Array p = kumo::pad(a, {{1, 2}, {0, 3}}, kumo::PadMode::kReflect);
 //   kumo::PadOptions o;
 //   o.constant_values = {{kumo::Scalar(-1), kumo::Scalar(1)}};
-//   kumo::Array c = kumo::pad(a, {{2, 2}}, kumo::PadMode::kConstant, o);   //
-//   one pair for every axis
+//   kumo::Array c = kumo::pad(a, {{2, 2}}, kumo::PadMode::kConstant, o);   // one pair: every axis
 //
 // The result has a's dtype, F order for an F-but-not-C-contiguous input
 // (else C), and is built on a's device from views of itself: the input is
@@ -37,25 +36,22 @@ enum class PadMode : uint8_t {
   kEmpty
 };
 // NumPy's mode names; ValueError "mode '...' is not supported" for others.
-PadMode pad_mode_from_string(const std::string &mode);
+PadMode pad_mode_from_string(const std::string& mode);
 
 struct PadOptions {
   // Per axis (one pair applies to every axis): (before, after).
-  std::vector<std::pair<Scalar, Scalar>>
-      constant_values;                               // kConstant; default 0
-  std::vector<std::pair<Scalar, Scalar>> end_values; // kLinearRamp; default 0
+  std::vector<std::pair<Scalar, Scalar>> constant_values;  // kConstant; default 0
+  std::vector<std::pair<Scalar, Scalar>> end_values;       // kLinearRamp; default 0
   // kMaximum/kMean/kMedian/kMinimum: values counted from each edge (nullopt:
   // all).
-  std::vector<std::pair<std::optional<int64_t>, std::optional<int64_t>>>
-      stat_length;
-  bool reflect_odd = false; // kReflect/kSymmetric: reflect_type='odd'
+  std::vector<std::pair<std::optional<int64_t>, std::optional<int64_t>>> stat_length;
+  bool reflect_odd = false;  // kReflect/kSymmetric: reflect_type='odd'
 };
 
 // `pad_width` has one (before, after) pair per axis or one pair for all;
 // ValueError for a negative width, for stat_length 0 with kMaximum/kMinimum,
 // and for extending an empty axis in a mode other than kConstant/kEmpty.
-Array pad(const Array &a,
-          const std::vector<std::pair<int64_t, int64_t>> &pad_width,
-          PadMode mode = PadMode::kConstant, const PadOptions &options = {});
+Array pad(const Array& a, const std::vector<std::pair<int64_t, int64_t>>& pad_width, PadMode mode = PadMode::kConstant,
+          const PadOptions& options = {});
 
-} // namespace kumo
+}  // namespace kumo

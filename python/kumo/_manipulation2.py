@@ -205,15 +205,19 @@ def delete(arr, obj, axis=None):
 
 def trim_zeros(filt, trim="fb", axis=None):
     trim = trim.lower()
-    if isinstance(filt, ndarray):
-        return _m.trim_zeros(filt, trim, _axis_or_none(axis))
-    res = _m.trim_zeros(asarray(filt), trim, _axis_or_none(axis))
-    if isinstance(filt, list) and res.ndim == 1:
-        # NumPy slices the input itself, so a list gives a list.
+    axes = None if axis is None else _int_list(axis)
+    f = filt if isinstance(filt, ndarray) else asarray(filt)
+    if f.ndim == 0 or axes == []:
+        if trim not in ("fb", "bf", "f", "b"):
+            raise ValueError("unexpected character(s) in `trim`: %r" % (trim,))
+        return filt  # nothing to trim: NumPy returns its input
+    res = _m.trim_zeros(f, trim, axes)
+    if not isinstance(filt, ndarray) and f.ndim == 1:
+        # NumPy slices a 1-d input itself, so a list gives a list.
         nz = [i for i, v in enumerate(filt) if v]
-        start = (nz[0] if nz else 0) if "f" in trim else None
-        stop = (nz[-1] + 1 if nz else 0) if "b" in trim else None
-        return filt[start:stop]
+        if not nz:
+            return filt[0:0]
+        return filt[(nz[0] if "f" in trim else None):(nz[-1] + 1 if "b" in trim else None)]
     return res
 
 
