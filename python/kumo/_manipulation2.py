@@ -378,7 +378,7 @@ class broadcast:
         # Flat iterators over each broadcast argument from the current position.
         its = []
         for v in self._views:
-            it = v.flat
+            it = iter(v.flat)
             for _ in range(self._index):
                 next(it)
             its.append(it)
