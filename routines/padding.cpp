@@ -57,8 +57,9 @@ void set_area(const Array& roi, int axis, const Width& w, const Array& left, con
 // numpy.median along `axis` with keepdims: the mean of the middle one or two
 // sorted values, NaN when the slab holds a NaN (sorted last).
 Array median_keepdims(const Array& chunk, int axis) {
+  const int64_t n = chunk.shape()[axis];
+  if (n == 0) return mean(chunk, Axes(static_cast<int64_t>(axis)), ReduceOptions().keepdims());  // NaN, as NumPy
   const Array s = sort(chunk, axis);
-  const int64_t n = s.shape()[axis];
   Array m =
       mean(slice_axis(s, axis, (n - 1) / 2, n / 2 + 1), Axes(static_cast<int64_t>(axis)), ReduceOptions().keepdims());
   if (is_floating(chunk.dtype()) || is_complex(chunk.dtype())) {

@@ -236,8 +236,27 @@ def _host(x):
     return _core.to_numpy(x) if isinstance(x, ndarray) else x
 
 
-def _as_pairs(x, ndim, as_index=False):
-    # NumPy's broadcasting of a pad argument to (ndim, 2) pairs of Python numbers.
+def _stored(v, dtype):
+    # The value NumPy stores for the NumPy scalar `v` assigned into an array
+    # of `dtype` (its rules for wrapping versus OverflowError included).
+    cell = numpy.empty(1, dtype=dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cell[0] = v
+    return cell[0].item()
+
+
+def _as_pairs(x, ndim, as_index=False, dtype=None):
+    # NumPy's broadcasting of a pad argument to (ndim, 2) pairs of Python
+    # numbers. One value or one pair stays a NumPy scalar there, which NumPy
+    # then stores with wrapping (unsafe) casting: with `dtype` such values
+    # are cast to it here; a full table stays Python numbers (range-checked).
+    if dtype is not None:
+        pairs = _as_pairs(x, ndim)
+        x = numpy.array(_host(x))
+        if x.ndim < 3 and (x.size == 1 or (x.size == 2 and x.shape != (2, 1))):
+            pairs = [tuple(_stored(x.ravel()[0 if j == 0 or x.size == 1 else 1], dtype) for j in (0, 1))] * ndim
+        return pairs
     if x is None:
         return [(None, None)] * ndim
     x = numpy.array(_host(x))
@@ -289,7 +308,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
         raise ValueError("mode '%s' is not supported" % (mode,)) from None
     if unsupported:
         raise ValueError("unsupported keyword arguments for mode '%s': %s" % (mode, unsupported))
-    cv = _as_pairs(kwargs.get("constant_values", 0), array.ndim) if mode == "constant" else None
+    cv = _as_pairs(kwargs.get("constant_values", 0), array.ndim, dtype=array.dtype) if mode == "constant" else None
     ev = _as_pairs(kwargs.get("end_values", 0), array.ndim) if mode == "linear_ramp" else None
     sl = _as_pairs(kwargs.get("stat_length"), array.ndim, as_index=True) \
         if mode in ("maximum", "mean", "median", "minimum") else None
