@@ -10,6 +10,7 @@
 #include "routines/elementwise.h"
 #include "routines/manipulation.h"
 #include "routines/reduction.h"
+#include "routines/row_copy.h"
 #include "routines/sorting.h"
 
 namespace kumo {
@@ -215,7 +216,7 @@ Array pad(const Array& a, const std::vector<Width>& pad_width_in, PadMode mode, 
   {
     std::vector<IndexItem> mid;
     for (int d = 0; d < nd; ++d) mid.push_back(IndexItem::slice(width[d].first, width[d].first + orig[d], 1));
-    if (a.size() > 0) a.copy_to(padded.index(mid));
+    if (a.size() > 0) detail::copy_rows(a, padded.index(mid));
   }
   if (mode == PadMode::kEmpty) return padded;
   if (mode == PadMode::kConstant) {

@@ -306,3 +306,16 @@ def test_s_index_exp():
     assert kumo.index_exp[2] == numpy.index_exp[2]
     k = kumo.arange(10)
     assert_array_equal(k[kumo.s_[::3]], numpy.arange(10)[numpy.s_[::3]])
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_concatenate_long_rows(dtype):
+    # Slabs with rows of 64+ elements are copied row by row.
+    a = (numpy.arange(40 * 70) % 13).astype(dtype).reshape(40, 70)
+    b = (numpy.arange(40 * 90) % 7).astype(dtype).reshape(40, 90)
+    ka, kb = kumo.asarray(a), kumo.asarray(b)
+    assert_array_equal(kumo.concatenate([ka, kb, ka[::-1]], axis=1), numpy.concatenate([a, b, a[::-1]], axis=1))
+    assert_array_equal(kumo.concatenate([ka[:, 2:68], kb[:, ::-1][:, :66]], axis=0),
+                       numpy.concatenate([a[:, 2:68], b[:, ::-1][:, :66]], axis=0))
+    assert_array_equal(kumo.concatenate([ka, kb], axis=1, dtype=numpy.complex128),
+                       numpy.concatenate([a, b], axis=1, dtype=numpy.complex128))

@@ -156,3 +156,15 @@ def test_pad_result_is_new_and_f_order():
     assert_array_equal(p, numpy.pad(numpy.arange(12.0).reshape(4, 3).T, 1, "edge"))
     p[1, 1] = -5
     assert float(a[0, 0]) == 0
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("view", ["c", "rows_reversed", "sliced", "3d"])
+def test_pad_long_rows(dtype, view):
+    # Rows of 64+ elements take the row-by-row copy of the middle.
+    base = (numpy.arange(5 * 7 * 100) % 11).astype(dtype).reshape(5 * 7, 100)
+    n = {"c": base, "rows_reversed": base[::-1], "sliced": base[1:30:3, 5:90], "3d": base.reshape(5, 7, 100)}[view]
+    k = kumo.asarray(base)
+    k = {"c": k, "rows_reversed": k[::-1], "sliced": k[1:30:3, 5:90], "3d": k.reshape(5, 7, 100)}[view]
+    for mode in ("constant", "edge", "reflect"):
+        assert_array_equal(kumo.pad(k, 3, mode), numpy.pad(n, 3, mode))
