@@ -147,10 +147,11 @@ void bind_manipulation2(py::module_& parent) {
       // A Python number is a weak operand: its value must fit dst's dtype
       // (OverflowError), its kind must be castable under the rule.
       const kernels::ScalarValue v = to_scalar_value(src);
-      Dtype weak = result_type({dst.dtype()}, {v.kind});
+      // A Python bool is a bool, not a weak scalar, to NumPy's casting check.
+      Dtype weak = v.kind == WeakScalar::kBool ? Dtype::kBool : result_type({dst.dtype()}, {v.kind});
       if (!can_cast(weak, dst.dtype(), c))
-        throw CastingError("Cannot cast scalar from " + dtype_repr(weak) + " to " + dtype_repr(dst.dtype()) +
-                           " according to the rule '" + casting + "'");
+        throw TypeError("Cannot cast scalar from " + dtype_repr(weak) + " to " + dtype_repr(dst.dtype()) +
+                        " according to the rule '" + casting + "'");
       s = full(Shape{}, Scalar(v), dst.dtype(), Order::kC, dst.device());
     } else {
       s = to_array_required(src, &dst.device());
