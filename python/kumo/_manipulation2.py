@@ -11,8 +11,7 @@ import warnings
 import numpy
 
 from kumo import _core
-from kumo._creation import arange, array, asarray, linspace, zeros
-from kumo._dtypes import _check_dtype
+from kumo._creation import arange, array, asarray, linspace
 from kumo._manipulation import concatenate, indices, vstack
 
 ndarray = _core.ndarray
@@ -418,16 +417,14 @@ class broadcast:
 
 
 def _mismatch(shapes):
-    # The first argument whose shape does not broadcast with the ones before it.
-    cur = ()
-    first = 0
+    # NumPy's message names the first argument that does not broadcast with
+    # an earlier one, and that earlier one.
     for i, s in enumerate(shapes):
-        try:
-            cur = numpy.broadcast_shapes(cur, s)
-        except ValueError:
-            return "arg %d with shape %s and arg %d with shape %s." % (first, shapes[first], i, s)
-        if len(s) >= len(shapes[first]) and s != shapes[first] and len(s) > 0:
-            pass
+        for j in range(i):
+            try:
+                numpy.broadcast_shapes(shapes[j], s)
+            except ValueError:
+                return "arg %d with shape %s and arg %d with shape %s." % (j, shapes[j], i, s)
     return "arguments."
 
 

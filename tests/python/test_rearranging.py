@@ -7,7 +7,7 @@ import kumo
 from conftest import ALL_DTYPES, LAYOUTS, assert_array_equal, make_pair
 
 
-def same(fn_np, fn_k, check_view=None):
+def same(fn_np, fn_k):
     """Both raise the same exception type, or give equal arrays."""
     try:
         want = fn_np()
