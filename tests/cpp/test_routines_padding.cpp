@@ -59,3 +59,17 @@ TEST(RoutinesPadding, Errors) {
   EXPECT_THROW(pad_mode_from_string("bogus"), ValueError);
   EXPECT_EQ(pad(zeros(Shape{0}), {{1, 1}}).size(), 2);
 }
+
+TEST(RoutinesPadding, LongRowsCopiedRowByRow) {
+  // Rows of 64+ elements take the row-by-row copy of the middle (and of
+  // concatenate's slabs); reversed rows of the input must still be honoured.
+  Array a = arange(3 * 100).reshape({3, 100});
+  Array r = a(kumo::slice(std::nullopt, std::nullopt, -1));
+  Array p = pad(r, {{1, 1}, {2, 2}}, PadMode::kEdge);
+  EXPECT_EQ(p.shape(), (Shape{5, 104}));
+  EXPECT_EQ(p(0, 2).item<int64_t>(), 200);
+  EXPECT_EQ(p(3, 103).item<int64_t>(), 99);
+  Array c = concatenate({a, r}, 1);
+  EXPECT_EQ(c(0, 100).item<int64_t>(), 200);
+  EXPECT_EQ(c(2, 199).item<int64_t>(), 99);
+}
