@@ -13,6 +13,7 @@
 #include "routines/indexing.h"
 #include "routines/interop.h"
 #include "routines/reduction.h"
+#include "routines/row_copy.h"
 
 namespace kumo {
 
@@ -246,7 +247,7 @@ Array concatenate(const std::vector<Array>& arrays_in, std::optional<int64_t> ax
     const int64_t n = a.shape()[axis];
     std::vector<IndexItem> idx(axis, IndexItem::slice(std::nullopt, std::nullopt, 1));
     idx.push_back(IndexItem::slice(pos, pos + n, 1));
-    if (n > 0) a.copy_to(res.index(idx));
+    if (n > 0) detail::copy_rows(a, res.index(idx));
     pos += n;
   }
   return res;

@@ -33,6 +33,9 @@
 #include "routines/printing.h"
 #include "routines/assignment.h"
 #include "routines/indexing.h"
+#include "routines/joining.h"
+#include "routines/padding.h"
+#include "routines/rearranging.h"
 
 #include "random/generator.h"
 #include "autograd/autograd.h"
