@@ -9,8 +9,11 @@
 #pragma once
 #include "autograd/backward.h"
 #include "autograd/function_node.h"
+#include "autograd/functions/activation.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
+#include "autograd/functions/linalg.h"
+#include "autograd/functions/loss.h"
 #include "autograd/functions/math.h"
 #include "autograd/mode.h"
 #include "autograd/variable.h"

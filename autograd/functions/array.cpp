@@ -5,6 +5,7 @@
 #include <string>
 
 #include "autograd/function_node.h"
+#include "autograd/functions/basic_math.h"
 #include "core/errors.h"
 #include "routines/manipulation.h"
 
@@ -136,6 +137,19 @@ Variable sum_to(const Variable& x, const Shape& shape) {
 
 Variable sum(const Variable& x, const Axes& axes, bool keepdims) {
   return one(std::make_shared<Sum>(axes, keepdims), x);
+}
+
+Variable mean(const Variable& x, const Axes& axes, bool keepdims) {
+  int64_t count = 1;
+  if (axes.is_all()) {
+    count = x.size();
+  } else {
+    for (int64_t a : axes.list()) count *= x.shape()[normalize_axis(a, x.ndim())];
+  }
+  Variable s = sum(x, axes, keepdims);
+  // Integer input: the mean is floating, as NumPy's.
+  if (!is_inexact(s.dtype())) s = cast(s, Dtype::kFloat64);
+  return s / static_cast<double>(count);
 }
 
 Variable reshape(const Variable& x, const Shape& shape) {

@@ -14,6 +14,7 @@ Variable broadcast_to(const Variable& x, const Shape& shape);
 // a broadcast.
 Variable sum_to(const Variable& x, const Shape& shape);
 Variable sum(const Variable& x, const Axes& axes = {}, bool keepdims = false);
+Variable mean(const Variable& x, const Axes& axes = {}, bool keepdims = false);
 Variable reshape(const Variable& x, const Shape& shape);
 Variable transpose(const Variable& x, const std::vector<int64_t>& axes = {});
 
