@@ -28,6 +28,8 @@
 #include "routines/reduction.h"
 #include "routines/scalar.h"
 #include "routines/sorting.h"
+#include "routines/histogram.h"
+#include "routines/quantile.h"
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"
 #include "routines/assignment.h"

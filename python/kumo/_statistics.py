@@ -1,0 +1,168 @@
+"""Histograms, order statistics and correlations.
+
+The work is C++ (``kumo._core.statistics``: routines/histogram.h,
+routines/quantile.h, routines/correlate.h); this module converts array-likes
+and keyword arguments (the ``bins`` and ``range`` forms, Python-scalar ``q``).
+"""
+import operator
+
+import numpy
+
+from kumo import _core
+from kumo._creation import asarray
+
+_s = _core.statistics
+ndarray = _core.ndarray
+
+__all__ = ["bincount", "digitize", "histogram", "histogram_bin_edges", "histogram2d", "histogramdd",
+           "median", "nanmedian", "quantile", "nanquantile", "percentile", "nanpercentile"]
+
+
+def _opt(a):
+    return None if a is None else asarray(a)
+
+
+def bincount(x, weights=None, minlength=0):
+    if minlength is None:
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")
+    return _s.bincount(asarray(x), _opt(weights), operator.index(minlength))
+
+
+def digitize(x, bins, right=False):
+    return _s.digitize(asarray(x), asarray(bins), bool(right))
+
+
+def _bins_arg(bins):
+    """An int, an estimator name, or an array of edges."""
+    if isinstance(bins, str):
+        return bins
+    if isinstance(bins, ndarray):
+        return bins if bins.ndim else _bins_arg(bins.item())
+    if numpy.ndim(bins) == 0:
+        try:
+            return operator.index(bins)
+        except TypeError as e:
+            raise TypeError("`bins` must be an integer, a string, or an array") from e
+    return asarray(bins)
+
+
+def _range_arg(range):
+    if range is None:
+        return None
+    lo, hi = range
+    return (float(lo), float(hi))
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    return _s.histogram_bin_edges(asarray(a), _bins_arg(bins), _range_arg(range), _opt(weights))
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    return _s.histogram(asarray(a), _bins_arg(bins), _range_arg(range), bool(density), _opt(weights))
+
+
+def _dd_bins(bins, D):
+    try:
+        M = len(bins)
+    except TypeError:
+        return [_dd_bin(bins, 0)] * D
+    if isinstance(bins, ndarray) and bins.ndim == 0:
+        return [_dd_bin(bins, 0)] * D
+    if M != D:
+        raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    return [_dd_bin(b, i) for i, b in enumerate(bins)]
+
+
+def _dd_bin(b, i):
+    if isinstance(b, ndarray) and b.ndim == 0:
+        b = b.item()
+    if numpy.ndim(b) == 0:
+        if b < 1:
+            raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+        try:
+            return operator.index(b)
+        except TypeError as e:
+            raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from e
+    return asarray(b)
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    if isinstance(sample, ndarray) or hasattr(sample, "shape"):
+        sample = asarray(sample)
+        if sample.ndim < 2:
+            sample = sample.reshape(-1, 1)
+    else:
+        from kumo._manipulation import stack
+        sample = stack([asarray(s) for s in sample], axis=-1) if len(sample) else asarray(sample)
+        if sample.ndim < 2:
+            sample = sample.reshape(-1, 1)
+    D = sample.shape[1]
+    b = _dd_bins(bins, D)
+    if range is None:
+        ranges = []
+    else:
+        if len(range) != D:
+            raise ValueError("range argument must have one entry per dimension")
+        ranges = [None if r is None else _range_arg(r) for r in range]
+    hist, edges = _s.histogramdd(sample, b, ranges, bool(density), _opt(weights))
+    return hist, list(edges)
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    x, y = asarray(x), asarray(y)
+    if x.shape != y.shape:
+        raise ValueError("x and y must have the same shape")  # NumPy fails while stacking them
+    try:
+        N = len(bins)
+    except TypeError:
+        N = 1
+    if N not in (1, 2):
+        xedges = yedges = asarray(bins)
+        bins = [xedges, yedges]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]
+
+
+# ---- order statistics ---------------------------------------------------------------------
+
+def _q(q):
+    """q as an array, and whether it was a Python int or float (NEP 50 weak)."""
+    weak = type(q) in (int, float)
+    return asarray(q), weak
+
+
+def _check_interp(method, interpolation):
+    if interpolation is not None:
+        return interpolation
+    return method
+
+
+def _ret(r, out):
+    return r if out is None else out
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return _ret(_s.median(asarray(a), axis, out, bool(overwrite_input), bool(keepdims)), out)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return _ret(_s.nanmedian(asarray(a), axis, out, bool(overwrite_input), bool(keepdims)), out)
+
+
+def _quantile_fn(fn):
+    def f(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
+          interpolation=None):
+        qa, weak = _q(q)
+        return _ret(fn(asarray(a), qa, axis, _check_interp(method, interpolation), out, bool(overwrite_input),
+                       bool(keepdims), _opt(weights), weak), out)
+    return f
+
+
+quantile = _quantile_fn(_s.quantile)
+quantile.__name__ = "quantile"
+percentile = _quantile_fn(_s.percentile)
+percentile.__name__ = "percentile"
+nanquantile = _quantile_fn(_s.nanquantile)
+nanquantile.__name__ = "nanquantile"
+nanpercentile = _quantile_fn(_s.nanpercentile)
+nanpercentile.__name__ = "nanpercentile"
