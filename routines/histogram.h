@@ -26,14 +26,12 @@ namespace kumo {
 // numpy.bincount: how often each value 0..max(x) occurs in the 1-D
 // non-negative integer array x (int64), or the sum of `weights` (float64) at
 // each value; at least `minlength` bins.
-Array bincount(const Array &x,
-               const std::optional<Array> &weights = std::nullopt,
-               int64_t minlength = 0);
+Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt, int64_t minlength = 0);
 
 // numpy.digitize: for each x, the index of the bin of the 1-D monotonic
 // (increasing or decreasing) `bins` it falls in; `right` puts values equal
 // to an edge into the bin on its left.
-Array digitize(const Array &x, const Array &bins, bool right = false);
+Array digitize(const Array& x, const Array& bins, bool right = false);
 
 // The `bins` argument of the histogram routines: a number of equal bins, the
 // name of an estimator of that number ("auto", "fd", "doane", "scott",
@@ -43,37 +41,29 @@ struct HistogramBins {
   std::optional<std::string> name;
   Array edges;
   static HistogramBins count(int64_t n) { return {n, std::nullopt, Array()}; }
-  static HistogramBins estimator(std::string name) {
-    return {std::nullopt, std::move(name), Array()};
-  }
-  static HistogramBins from_edges(const Array &e) {
-    return {std::nullopt, std::nullopt, e};
-  }
+  static HistogramBins estimator(std::string name) { return {std::nullopt, std::move(name), Array()}; }
+  static HistogramBins from_edges(const Array& e) { return {std::nullopt, std::nullopt, e}; }
 };
 
 // The lower and upper edge of a histogram (numpy's range=(lo, hi)).
 using HistogramRange = std::optional<std::pair<double, double>>;
 
 // numpy.histogram_bin_edges: the edges histogram() would use.
-Array histogram_bin_edges(const Array &a,
-                          const HistogramBins &bins = HistogramBins::count(10),
-                          const HistogramRange &range = std::nullopt,
-                          const std::optional<Array> &weights = std::nullopt);
+Array histogram_bin_edges(const Array& a, const HistogramBins& bins = HistogramBins::count(10),
+                          const HistogramRange& range = std::nullopt,
+                          const std::optional<Array>& weights = std::nullopt);
 
 // numpy.histogram over the flattened array: the counts (int64, or the sums of
 // the weights in their dtype; float64 densities when `density`) and the edges.
-std::pair<Array, Array>
-histogram(const Array &a, const HistogramBins &bins = HistogramBins::count(10),
-          const HistogramRange &range = std::nullopt, bool density = false,
-          const std::optional<Array> &weights = std::nullopt);
+std::pair<Array, Array> histogram(const Array& a, const HistogramBins& bins = HistogramBins::count(10),
+                                  const HistogramRange& range = std::nullopt, bool density = false,
+                                  const std::optional<Array>& weights = std::nullopt);
 
 // numpy.histogramdd of an (N, D) sample (a 1-D sample is (N, 1)): `bins` and
 // `ranges` hold one entry per dimension, or one entry for all of them. The
 // result is float64.
-std::pair<Array, std::vector<Array>>
-histogramdd(const Array &sample, const std::vector<HistogramBins> &bins,
-            const std::vector<HistogramRange> &ranges = {},
-            bool density = false,
-            const std::optional<Array> &weights = std::nullopt);
+std::pair<Array, std::vector<Array>> histogramdd(const Array& sample, const std::vector<HistogramBins>& bins,
+                                                 const std::vector<HistogramRange>& ranges = {}, bool density = false,
+                                                 const std::optional<Array>& weights = std::nullopt);
 
-} // namespace kumo
+}  // namespace kumo

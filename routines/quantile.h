@@ -23,46 +23,46 @@ namespace kumo {
 
 // The keyword arguments of quantile/percentile/median.
 class QuantileOptions {
-public:
+ public:
   // One of NumPy's 13 methods ("linear" by default).
-  QuantileOptions &method(std::string m) {
+  QuantileOptions& method(std::string m) {
     method_ = std::move(m);
     return *this;
   }
-  QuantileOptions &out(const Array &a) {
+  QuantileOptions& out(const Array& a) {
     out_ = a;
     return *this;
   }
-  QuantileOptions &keepdims(bool k = true) {
+  QuantileOptions& keepdims(bool k = true) {
     keepdims_ = k;
     return *this;
   }
   // Ignored: the input is never modified (NumPy allows either).
-  QuantileOptions &overwrite_input(bool o = true) {
+  QuantileOptions& overwrite_input(bool o = true) {
     overwrite_ = o;
     return *this;
   }
   // Weights of the data (method "inverted_cdf" only): a's shape, or the shape
   // of the reduced axes.
-  QuantileOptions &weights(const Array &w) {
+  QuantileOptions& weights(const Array& w) {
     weights_ = w;
     return *this;
   }
   // q was a Python int or float: the result keeps a floating input's dtype (NEP
   // 50).
-  QuantileOptions &weak_q(bool w = true) {
+  QuantileOptions& weak_q(bool w = true) {
     weak_q_ = w;
     return *this;
   }
 
-  const std::string &method() const { return method_; }
-  const Array &out() const { return out_; }
+  const std::string& method() const { return method_; }
+  const Array& out() const { return out_; }
   bool keepdims() const { return keepdims_; }
   bool overwrite_input() const { return overwrite_; }
-  const std::optional<Array> &weights() const { return weights_; }
+  const std::optional<Array>& weights() const { return weights_; }
   bool weak_q() const { return weak_q_; }
 
-private:
+ private:
   std::string method_ = "linear";
   Array out_;
   bool keepdims_ = false;
@@ -73,21 +73,15 @@ private:
 
 // numpy.quantile: q in [0, 1], a scalar or an array of at most 2 dimensions;
 // the result has shape q.shape + the shape without the reduced axes.
-Array quantile(const Array &a, const Array &q, const Axes &axes = {},
-               const QuantileOptions &options = {});
+Array quantile(const Array& a, const Array& q, const Axes& axes = {}, const QuantileOptions& options = {});
 // numpy.percentile: q in [0, 100].
-Array percentile(const Array &a, const Array &q, const Axes &axes = {},
-                 const QuantileOptions &options = {});
+Array percentile(const Array& a, const Array& q, const Axes& axes = {}, const QuantileOptions& options = {});
 // numpy.median: the mean of the middle one or two values (mean's dtype).
-Array median(const Array &a, const Axes &axes = {},
-             const QuantileOptions &options = {});
+Array median(const Array& a, const Axes& axes = {}, const QuantileOptions& options = {});
 
 // The same ignoring NaN; an all-NaN slice gives NaN.
-Array nanquantile(const Array &a, const Array &q, const Axes &axes = {},
-                  const QuantileOptions &options = {});
-Array nanpercentile(const Array &a, const Array &q, const Axes &axes = {},
-                    const QuantileOptions &options = {});
-Array nanmedian(const Array &a, const Axes &axes = {},
-                const QuantileOptions &options = {});
+Array nanquantile(const Array& a, const Array& q, const Axes& axes = {}, const QuantileOptions& options = {});
+Array nanpercentile(const Array& a, const Array& q, const Axes& axes = {}, const QuantileOptions& options = {});
+Array nanmedian(const Array& a, const Axes& axes = {}, const QuantileOptions& options = {});
 
-} // namespace kumo
+}  // namespace kumo

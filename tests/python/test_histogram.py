@@ -212,3 +212,14 @@ def test_histogramdd_errors():
         kumo.histogramdd(kumo.asarray(s), 0)
     with pytest.raises(ValueError):
         kumo.histogramdd(kumo.asarray(s), 3, range=[(0, 1)])
+
+
+def test_histogram_noncontiguous_operands():
+    a = _data(np.float64, 4000)
+    w = np.random.default_rng(7).random(4000)
+    edges = np.array([30.0, 2, 0, -1, -30])[::-1]
+    h, _ = kumo.histogram(kumo.asarray(a)[::-2], kumo.asarray(np.array([30.0, 2, 0, -1, -30]))[::-1],
+                          weights=kumo.asarray(w)[::-2])
+    np.testing.assert_allclose(h.get(), np.histogram(a[::-2], edges, weights=w[::-2])[0])
+    r = kumo.bincount(kumo.asarray(np.arange(50) % 9)[::-4], kumo.asarray(w[:50])[::-4])
+    np.testing.assert_allclose(r.get(), np.bincount((np.arange(50) % 9)[::-4], w[:50][::-4]))

@@ -148,3 +148,29 @@ def test_nan_variants_integers():
     a = _data(np.int32, (4, 5))
     _check(kumo.nanmedian(kumo.asarray(a), axis=1), np.nanmedian(a, axis=1))
     _check(kumo.nanquantile(kumo.asarray(a), 0.4, axis=0), np.nanquantile(a, 0.4, axis=0))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.uint64, np.float16, np.float32, np.float64])
+def test_long_slices(dtype):
+    # Slices of 2^17 values and more take the radix selection path.
+    a = _data(dtype, (2, 150001), seed=3)
+    k = kumo.asarray(a)
+    for m in ["linear", "lower", "hazen", "inverted_cdf", "midpoint"]:
+        _check(kumo.quantile(k, [0, 0.013, 0.5, 0.77, 1], axis=1, method=m),
+               np.quantile(a, [0, 0.013, 0.5, 0.77, 1], axis=1, method=m))
+    _check(kumo.median(k, axis=1), np.median(a, axis=1))
+    _check(kumo.median(k[0]), np.median(a[0]))
+    _check(kumo.percentile(k[1, ::-1], 50), np.percentile(a[1, ::-1], 50))
+    np.testing.assert_array_equal(k.get(), a)  # the input is left alone
+
+
+def test_long_slices_nan():
+    a = _data(np.float64, (300000,), seed=4)
+    a[::7] = np.nan
+    k = kumo.asarray(a)
+    _check(kumo.median(k), np.median(a))
+    _check(kumo.nanmedian(k), np.nanmedian(a))
+    _check(kumo.nanquantile(k, [0.1, 0.5]), np.nanquantile(a, [0.1, 0.5]))
+    _check(kumo.quantile(k, 0.5), np.quantile(a, 0.5))
+    a[-5:] = -np.inf
+    _check(kumo.nanpercentile(kumo.asarray(a), [0, 3, 100]), np.nanpercentile(a, [0, 3, 100]))
