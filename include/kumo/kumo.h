@@ -30,6 +30,7 @@
 #include "routines/sorting.h"
 #include "routines/histogram.h"
 #include "routines/quantile.h"
+#include "routines/correlate.h"
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"
 #include "routines/assignment.h"

@@ -166,3 +166,42 @@ nanquantile = _quantile_fn(_s.nanquantile)
 nanquantile.__name__ = "nanquantile"
 nanpercentile = _quantile_fn(_s.nanpercentile)
 nanpercentile.__name__ = "nanpercentile"
+
+
+# ---- correlations and cumulative functions ---------------------------------------------------
+
+__all__ += ["correlate", "convolve", "cov", "corrcoef", "cumulative_sum", "cumulative_prod"]
+
+_MODES = {0: "valid", 1: "same", 2: "full"}
+
+
+def _mode(mode):
+    return _MODES.get(mode, mode) if not isinstance(mode, bool) else mode
+
+
+def correlate(a, v, mode="valid"):
+    return _s.correlate(asarray(a), asarray(v), _mode(mode))
+
+
+def convolve(a, v, mode="full"):
+    return _s.convolve(asarray(a), asarray(v), _mode(mode))
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
+    if ddof is not None:
+        if ddof != int(ddof):
+            raise ValueError("ddof must be integer")
+        ddof = int(ddof)
+    return _s.cov(asarray(m), _opt(y), bool(rowvar), bool(bias), ddof, _opt(fweights), _opt(aweights), dtype)
+
+
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    return _s.corrcoef(asarray(x), _opt(y), bool(rowvar), dtype)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _ret(_s.cumulative_sum(asarray(x), axis, dtype, out, bool(include_initial)), out)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
+    return _ret(_s.cumulative_prod(asarray(x), axis, dtype, out, bool(include_initial)), out)
