@@ -299,7 +299,13 @@ Picked<T> pick_small(T* row, int64_t n, const PositionsFn& positions) {
   p.ks = positions(p.count, p.has_nan);
   int64_t lo = 0;
   for (int64_t k : p.ks) {
-    std::nth_element(row + lo, row + k, row + p.count);
+    if (k == lo && lo > 0) {
+      // Right after a position already in place (the upper middle of an
+      // even count): the smallest of the rest, one scan.
+      std::iter_swap(row + k, std::min_element(row + k, row + p.count));
+    } else {
+      std::nth_element(row + lo, row + k, row + p.count);
+    }
     lo = k + 1;
   }
   for (int64_t k : p.ks) p.vals.push_back(row[k]);
@@ -312,12 +318,12 @@ Picked<T> pick_small(T* row, int64_t n, const PositionsFn& positions) {
 // position in one digit; a second pass copies the values of those digits out,
 // and only they are ordered. NumPy's introselect walks the whole slice a few
 // times on one thread instead.
-template <class T>
+template <class T, int kMaxDigitBits = 16>
 Picked<T> pick_large(const T* row, int64_t n, const PositionsFn& positions) {
   using KT = typename KeyOf<T>::type;
   using U = typename KT::Bits;
   constexpr int kBits = sizeof(U) * 8;
-  constexpr int kDigitBits = kBits > 16 ? 16 : kBits;
+  constexpr int kDigitBits = kBits > kMaxDigitBits ? kMaxDigitBits : kBits;
   constexpr int64_t kDigits = int64_t(1) << kDigitBits;
   const int64_t parts = std::max<int64_t>(1, std::min<int64_t>(host_num_threads(), n / 65536));
   // Integers often use few of their high bits: the digit is taken below the
@@ -419,7 +425,11 @@ Picked<T> pick_large(const T* row, int64_t n, const PositionsFn& positions) {
     const int64_t r = k - start[d];
     int64_t& l = lo[slot[d]];
     if (r >= l) {
-      std::nth_element(v.begin() + l, v.begin() + r, v.end(), less);
+      if (r == l && l > 0) {
+        std::iter_swap(v.begin() + r, std::min_element(v.begin() + r, v.end(), less));
+      } else {
+        std::nth_element(v.begin() + l, v.begin() + r, v.end(), less);
+      }
       l = r + 1;
     }
     p.vals.push_back(v[r]);
@@ -430,12 +440,25 @@ Picked<T> pick_large(const T* row, int64_t n, const PositionsFn& positions) {
 // From this slice length on, a slice is selected by radix (one at a time,
 // each over all threads) without a private copy.
 constexpr int64_t kRadixSelectMin = int64_t(1) << 17;
+// Slices from this length on (and below the one above) are selected by radix
+// on 11-bit digits (a histogram that stays in L1), several at a time.
+constexpr int64_t kRadixSelectMid = 4096;
+
+// The selection for a slice of length n: radix for long and mid-sized ones
+// (which only read the slice), nth_element below.
+template <class T>
+Picked<T> pick(T* row, int64_t n, const PositionsFn& positions) {
+  if (n >= kRadixSelectMin) return pick_large<T>(row, n, positions);
+  if (n >= kRadixSelectMid) return pick_large<T, 11>(row, n, positions);
+  return pick_small<T>(row, n, positions);
+}
 
 // The slices: the reduced axes of `a` moved last and copied to the host as a
 // contiguous (rows, n) array in a working dtype with a C++ type (bool as
 // uint8, float16 as float32: both hold every value exactly).
 struct Slices {
-  Array data;  // host, (rows, n), writable
+  Array data;  // host, (rows, n): a writable copy, or a's own memory when `borrowed`
+  bool borrowed = false;
   int64_t rows = 0, n = 0;
   Dtype dtype;       // a's dtype
   Shape kept;        // a's shape without the reduced axes
@@ -475,10 +498,18 @@ Slices make_slices(const Array& a, const Axes& axes, bool copy_data = true, bool
   if (copy_data) {
     Array moved = a.transpose(perm);
     if (moved.device().type() != DeviceType::kCPU) moved = moved.to_device(host_device());
-    // Long slices are only read (radix select): a contiguous host array is used in place.
-    const bool view =
-        allow_view && s.n >= kRadixSelectMin && moved.c_contiguous() && moved.dtype() == working_dtype(a.dtype());
-    s.data = moved.astype(working_dtype(a.dtype()), Order::kC, !view).reshape(Shape{s.rows, s.n});
+    // A host array of the working dtype whose slices form a (rows, n) view is
+    // read in place: each slice is copied into a per-thread buffer before it
+    // is reordered (a long one is only read), which spares writing a copy of
+    // the whole array into fresh pages.
+    if (allow_view && moved.dtype() == working_dtype(a.dtype()) && s.rows * s.n > 0) {
+      if (auto v = moved.reshape_view(Shape{s.rows, s.n})) {
+        s.data = *v;
+        s.borrowed = true;
+        return s;
+      }
+    }
+    s.data = moved.astype(working_dtype(a.dtype()), Order::kC, true).reshape(Shape{s.rows, s.n});
   }
   return s;
 }
@@ -612,15 +643,28 @@ Array quantile_impl(const Array& a, const Array& q0, const Axes& axes, const Qua
   with_type(wd, [&](auto tag) {
     using T = decltype(tag);
     T* data = reinterpret_cast<T*>(s.data.data());
+    const char* base = s.data.data();
+    const int64_t rstride = s.borrowed ? s.data.strides()[0] : 0, estride = s.borrowed ? s.data.strides()[1] : 0;
+    // Slice r: the copy's row, or (borrowed memory) the slice itself when it
+    // is only read and contiguous, else a per-thread copy of it.
+    auto row_of = [&, base, rstride, estride](int64_t r, bool read_only) -> T* {
+      if (!s.borrowed) return data + r * n;
+      const char* p = base + r * rstride;
+      if (read_only && estride == int64_t(sizeof(T))) return const_cast<T*>(reinterpret_cast<const T*>(p));
+      thread_local std::vector<T> buf;
+      buf.resize(static_cast<size_t>(n));
+      for (int64_t j = 0; j < n; ++j) std::memcpy(&buf[j], p + j * estride, sizeof(T));
+      return buf.data();
+    };
     T* pv = reinterpret_cast<T*>(prev.data());
     T* nv = reinterpret_cast<T*>(next.data());
     double* gv = reinterpret_cast<double*>(gamma.data());
     double* ov = reinterpret_cast<double*>(omg.data());
     bool* uv = reinterpret_cast<bool*>(upper.data());
     bool* nr = reinterpret_cast<bool*>(nanrow.data());
-    const bool large = n >= kRadixSelectMin;
+    const bool large = n >= kRadixSelectMid;  // read-only selection
     auto one_row = [&](int64_t r) {
-      T* row = data + r * n;
+      T* row = row_of(r, large || w.has_value());
       nr[r] = false;
       auto none = [&] {
         for (int64_t qi = 0; qi < nq; ++qi) {
@@ -685,7 +729,7 @@ Array quantile_impl(const Array& a, const Array& q0, const Axes& axes, const Qua
         kth.erase(std::unique(kth.begin(), kth.end()), kth.end());
         return kth;
       };
-      Picked<T> pk = large ? pick_large<T>(row, n, positions) : pick_small<T>(row, n, positions);
+      Picked<T> pk = pick<T>(row, n, positions);
       if (pk.ks.empty()) {
         nr[r] = true;
         none();
@@ -700,7 +744,7 @@ Array quantile_impl(const Array& a, const Array& q0, const Axes& axes, const Qua
         uv[e] = pos[qi].upper;
       }
     };
-    if (large) {
+    if (n >= kRadixSelectMin) {  // one slice at a time, each over all threads
       for (int64_t r = 0; r < rows; ++r) one_row(r);
     } else {
       for_each_row(rows, n, one_row);
@@ -756,11 +800,24 @@ Array median_impl(const Array& a, const Axes& axes, const QuantileOptions& o, bo
   with_type(wd, [&](auto tag) {
     using T = decltype(tag);
     T* data = reinterpret_cast<T*>(s.data.data());
+    const char* base = s.data.data();
+    const int64_t rstride = s.borrowed ? s.data.strides()[0] : 0, estride = s.borrowed ? s.data.strides()[1] : 0;
+    // Slice r: the copy's row, or (borrowed memory) the slice itself when it
+    // is only read and contiguous, else a per-thread copy of it.
+    auto row_of = [&, base, rstride, estride](int64_t r, bool read_only) -> T* {
+      if (!s.borrowed) return data + r * n;
+      const char* p = base + r * rstride;
+      if (read_only && estride == int64_t(sizeof(T))) return const_cast<T*>(reinterpret_cast<const T*>(p));
+      thread_local std::vector<T> buf;
+      buf.resize(static_cast<size_t>(n));
+      for (int64_t j = 0; j < n; ++j) std::memcpy(&buf[j], p + j * estride, sizeof(T));
+      return buf.data();
+    };
     T* mv = reinterpret_cast<T*>(mid.data());
     bool* nr = reinterpret_cast<bool*>(nanrow.data());
-    const bool large = n >= kRadixSelectMin;
+    const bool large = n >= kRadixSelectMid;  // read-only selection
     auto one_row = [&](int64_t r) {
-      T* row = data + r * n;
+      T* row = row_of(r, large);
       auto positions = [&](int64_t count, bool has_nan) {
         std::vector<int64_t> kth;
         if (count == 0 || (!skip_nan && has_nan)) return kth;  // the result is NaN
@@ -768,7 +825,7 @@ Array median_impl(const Array& a, const Axes& axes, const QuantileOptions& o, bo
         if (count / 2 != (count - 1) / 2) kth.push_back(count / 2);
         return kth;
       };
-      Picked<T> pk = large ? pick_large<T>(row, n, positions) : pick_small<T>(row, n, positions);
+      Picked<T> pk = pick<T>(row, n, positions);
       nr[r] = pk.ks.empty();
       if (pk.ks.empty()) {
         for (int64_t j = 0; j < width; ++j) mv[r * width + j] = T{};
@@ -777,7 +834,7 @@ Array median_impl(const Array& a, const Axes& axes, const QuantileOptions& o, bo
       mv[r * width] = pk.at((pk.count - 1) / 2);
       if (width == 2) mv[r * width + 1] = pk.at(pk.count / 2);
     };
-    if (large) {
+    if (n >= kRadixSelectMin) {  // one slice at a time, each over all threads
       for (int64_t r = 0; r < rows; ++r) one_row(r);
     } else {
       for_each_row(rows, n, one_row);

@@ -174,3 +174,22 @@ def test_long_slices_nan():
     _check(kumo.quantile(k, 0.5), np.quantile(a, 0.5))
     a[-5:] = -np.inf
     _check(kumo.nanpercentile(kumo.asarray(a), [0, 3, 100]), np.nanpercentile(a, [0, 3, 100]))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int64, np.float16, np.float32, np.float64])
+def test_mid_slices(dtype):
+    # Slices of 4096 values and more take the 11-bit radix selection path.
+    a = _data(dtype, (5, 5001), seed=8)
+    if np.dtype(dtype).kind == "f":
+        a[1, ::3] = np.nan
+        a[2, :] = np.nan
+    k = kumo.asarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for m in ["linear", "lower", "weibull", "closest_observation"]:
+            _check(kumo.quantile(k, [0, 0.3, 0.5, 1], axis=1, method=m),
+                   np.quantile(a, [0, 0.3, 0.5, 1], axis=1, method=m))
+            _check(kumo.nanquantile(k, [0, 0.3, 0.5, 1], axis=1, method=m),
+                   np.nanquantile(a, [0, 0.3, 0.5, 1], axis=1, method=m))
+        _check(kumo.median(k, axis=1), np.median(a, axis=1))
+        _check(kumo.nanmedian(k.T, axis=0), np.nanmedian(a.T, axis=0))
