@@ -5,6 +5,7 @@ routines/quantile.h, routines/correlate.h); this module converts array-likes
 and keyword arguments (the ``bins`` and ``range`` forms, Python-scalar ``q``).
 """
 import operator
+import warnings
 
 import numpy
 
@@ -25,7 +26,13 @@ def _opt(a):
 def bincount(x, weights=None, minlength=0):
     if minlength is None:
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
-    return _s.bincount(asarray(x), _opt(weights), operator.index(minlength))
+    xa = asarray(x)
+    if not isinstance(x, (ndarray, numpy.ndarray)) and xa.dtype.kind == "f":
+        # NumPy 2.1+ still casts a sequence of floats, with a warning.
+        warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, this will be an error. "
+                      "(Deprecated NumPy 2.1)", DeprecationWarning, stacklevel=2)
+        xa = xa.astype(numpy.int64)
+    return _s.bincount(xa, _opt(weights), operator.index(minlength))
 
 
 def digitize(x, bins, right=False):
@@ -53,12 +60,21 @@ def _range_arg(range):
     return (float(lo), float(hi))
 
 
+def _hist_input(a):
+    a = asarray(a)
+    if a.dtype == numpy.bool_:
+        # The C++ routine counts booleans as uint8, as NumPy does after this warning.
+        warnings.warn("Converting input from bool to <class 'numpy.uint8'> for compatibility.", RuntimeWarning,
+                      stacklevel=3)
+    return a
+
+
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
-    return _s.histogram_bin_edges(asarray(a), _bins_arg(bins), _range_arg(range), _opt(weights))
+    return _s.histogram_bin_edges(_hist_input(a), _bins_arg(bins), _range_arg(range), _opt(weights))
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
-    return _s.histogram(asarray(a), _bins_arg(bins), _range_arg(range), bool(density), _opt(weights))
+    return _s.histogram(_hist_input(a), _bins_arg(bins), _range_arg(range), bool(density), _opt(weights))
 
 
 def _dd_bins(bins, D):

@@ -223,3 +223,21 @@ def test_histogram_noncontiguous_operands():
     np.testing.assert_allclose(h.get(), np.histogram(a[::-2], edges, weights=w[::-2])[0])
     r = kumo.bincount(kumo.asarray(np.arange(50) % 9)[::-4], kumo.asarray(w[:50])[::-4])
     np.testing.assert_allclose(r.get(), np.bincount((np.arange(50) % 9)[::-4], w[:50][::-4]))
+
+
+def test_bincount_float_sequence_warns_and_casts():
+    with pytest.warns(DeprecationWarning):
+        e = np.bincount([1.5, 2.0])
+    with pytest.warns(DeprecationWarning):
+        r = kumo.bincount([1.5, 2.0])
+    np.testing.assert_array_equal(r.get(), e)
+
+
+def test_histogram_bool_input_warns():
+    a = np.array([True, False, True])
+    with pytest.warns(RuntimeWarning):
+        e = np.histogram(a, 2)
+    with pytest.warns(RuntimeWarning):
+        h, edges = kumo.histogram(kumo.asarray(a), 2)
+    np.testing.assert_array_equal(h.get(), e[0])
+    np.testing.assert_array_equal(edges.get(), e[1])
