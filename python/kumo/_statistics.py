@@ -147,12 +147,6 @@ def _q(q):
     return asarray(q), weak
 
 
-def _check_interp(method, interpolation):
-    if interpolation is not None:
-        return interpolation
-    return method
-
-
 def _ret(r, out):
     return r if out is None else out
 
@@ -166,10 +160,9 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def _quantile_fn(fn):
-    def f(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
-          interpolation=None):
+    def f(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
         qa, weak = _q(q)
-        return _ret(fn(asarray(a), qa, axis, _check_interp(method, interpolation), out, bool(overwrite_input),
+        return _ret(fn(asarray(a), qa, axis, method, out, bool(overwrite_input),
                        bool(keepdims), _opt(weights), weak), out)
     return f
 
