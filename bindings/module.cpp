@@ -30,6 +30,7 @@ void bind_reduction(py::module_& m);
 void bind_routines(py::module_& m);
 void bind_sorting(py::module_& m);
 void bind_manipulation2(py::module_& m);
+void bind_statistics2(py::module_& m);
 
 namespace {
 
@@ -118,6 +119,7 @@ PYBIND11_MODULE(_core, m) {
   bind_routines(m);
   bind_sorting(m);
   bind_manipulation2(m);
+  bind_statistics2(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 
