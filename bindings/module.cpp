@@ -27,6 +27,7 @@ void bind_printing(py::module_& m);
 void bind_reduction(py::module_& m);
 void bind_routines(py::module_& m);
 void bind_sorting(py::module_& m);
+void bind_math_extra(py::module_& m);
 
 namespace {
 
@@ -110,6 +111,7 @@ PYBIND11_MODULE(_core, m) {
   bind_reduction(m);
   bind_routines(m);
   bind_sorting(m);
+  bind_math_extra(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

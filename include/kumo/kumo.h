@@ -32,5 +32,6 @@
 #include "routines/printing.h"
 #include "routines/assignment.h"
 #include "routines/indexing.h"
+#include "routines/math_extra.h"
 
 #include "random/generator.h"
