@@ -47,8 +47,15 @@ void bind_math_extra(py::module_ &parent) {
       },
       py::arg("f"), py::arg("spacing"), py::arg("axes") = py::none(),
       py::arg("edge_order") = 1);
-  m.def("ediff1d", &ediff1d, py::arg("ary"), py::arg("to_end") = Array(),
-        py::arg("to_begin") = Array(), Release());
+  m.def(
+      "ediff1d",
+      [](const Array &ary, std::optional<Array> to_end,
+         std::optional<Array> to_begin) {
+        return ediff1d(ary, to_end ? *to_end : Array(),
+                       to_begin ? *to_begin : Array());
+      },
+      py::arg("ary"), py::arg("to_end") = py::none(),
+      py::arg("to_begin") = py::none(), Release());
   m.def(
       "trapezoid",
       [](const Array &y, std::optional<Array> x, py::object dx, int64_t axis) {

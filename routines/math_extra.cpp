@@ -766,8 +766,11 @@ Array unpackbits(const Array &a, std::optional<int64_t> axis,
   Shape shape = work.shape();
   const int64_t n = shape.back();
   int64_t m = n * 8;
-  if (count)
-    m = *count >= 0 ? *count : std::max<int64_t>(n * 8 + *count, 0);
+  if (count) {
+    if (*count < 0 && -*count > n * 8)
+      throw ValueError("-count larger than number of elements");
+    m = *count >= 0 ? *count : n * 8 + *count;
+  }
   shape.back() = m;
   Array out = Array::empty(shape, Dtype::kUInt8, a.device());
   if (out.size() > 0) {
