@@ -40,6 +40,7 @@ from kumo._indexing import *  # noqa: F401,F403
 from kumo._sorting import *  # noqa: F401,F403
 from kumo._math_extra import *  # noqa: F401,F403
 from kumo._functional import *  # noqa: F401,F403
+from kumo._polynomial import *  # noqa: F401,F403
 from kumo._reductions import *  # noqa: F401,F403
 from kumo._rounding import round, around, fix  # noqa: A004 (numpy's names)
 from kumo import _ndarray  # noqa: F401  (installs ndarray methods)
