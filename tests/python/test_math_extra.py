@@ -546,5 +546,10 @@ def test_shares_memory_max_work():
     k = kumo.zeros((50, 50))
     assert kumo.shares_memory(k[:, ::2], k[:, 1::2], max_work=0)  # bounds only
     assert not kumo.shares_memory(k[:, ::2], k[:, 1::2])
+    assert not kumo.shares_memory(k[:, ::2], k[:, 1::2], max_work=1)  # the strides' gcd decides, as NumPy
+    n = numpy.zeros((50, 50))
     with pytest.raises(numpy.exceptions.TooHardError):
-        kumo.shares_memory(k[:, ::2], k[:, 1::2], max_work=1)
+        numpy.shares_memory(n[::3, ::2], n[1::2, 1::3], max_work=1)
+    with pytest.raises(numpy.exceptions.TooHardError):
+        kumo.shares_memory(k[::3, ::2], k[1::2, 1::3], max_work=1)
+    assert kumo.shares_memory(k[::3, ::2], k[1::2, 1::3])
