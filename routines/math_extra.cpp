@@ -607,6 +607,20 @@ Array bitwise_count(const Array& x) {
   return kernels::call_elementwise(*spec, {x}, {Array()})[0];
 }
 
+namespace {
+// Row offsets (rows x 1) and positions along a row (1 x cols) as int64 arrays
+// that broadcast to the output: the kernels then find their element without
+// dividing the flat index (a 64-bit division per element costs more than the
+// work itself).
+std::pair<Array, Array> row_and_column(int64_t rows, int64_t row_stride, int64_t cols, int64_t col_step, Device& dev) {
+  Array ro = row_stride == 0
+                 ? zeros(Shape{rows}, Dtype::kInt64, Order::kC, dev)
+                 : arange(Scalar(int64_t{0}), Scalar(rows * row_stride), Scalar(row_stride), Dtype::kInt64, dev);
+  Array co = arange(Scalar(int64_t{0}), Scalar(cols * col_step), Scalar(col_step), Dtype::kInt64, dev);
+  return {ro.reshape(Shape{rows, 1}), co.reshape(Shape{1, cols})};
+}
+}  // namespace
+
 Array packbits(const Array& a, std::optional<int64_t> axis, const std::string& bitorder) {
   if (!is_int_or_bool(a.dtype())) throw TypeError("Expected an input array of integer or boolean data type");
   const bool little = check_bitorder(bitorder);
@@ -614,24 +628,24 @@ Array packbits(const Array& a, std::optional<int64_t> axis, const std::string& b
   if (work.ndim() == 0) work = work.reshape(Shape{1});
   work = work.copy(Order::kC);  // rows of the packed axis, contiguous for the kernel's reads
   Shape shape = work.shape();
-  const int64_t n = shape.back();
-  shape.back() = (n + 7) / 8;
+  const int64_t n = shape.back(), nb = (n + 7) / 8, rows = n ? work.size() / n : 0;
+  shape.back() = nb;
   Array out = Array::empty(shape, Dtype::kUInt8, a.device());
   if (out.size() > 0) {
-    static auto spec =
-        kernels::ElementwiseSpec::create("kumo_packbits", "raw T x, raw int64 nv, raw bool lv", "uint8 y",
-                                         "const int64_t n = nv[0], nb = (n + 7) / 8, row = i / nb, j = i - row "
-                                         "* nb;\n"
-                                         "const T* p = x.data() + row * n + 8 * j;\n"
-                                         "const int m = (int)(n - 8 * j < 8 ? n - 8 * j : 8);\n"
-                                         "unsigned v = 0;\n"
-                                         "for (int k = 0; k < m; ++k) if (p[k] != T(0)) v |= lv[0] ? (1u << k) "
-                                         ": (0x80u >> k);\n"
-                                         "y = (uint8_t)v;");
+    static auto spec = kernels::ElementwiseSpec::create(
+        "kumo_packbits", "raw T x, int64 ro, int64 jo, raw int64 nv, raw bool lv", "uint8 y",
+        "const int64_t n = nv[0];\n"
+        "const T* p = x.data() + ro + jo;\n"
+        "const int m = (int)(n - jo < 8 ? n - jo : 8);\n"
+        "const bool little = lv[0];\n"
+        "unsigned v = 0;\n"
+        "for (int k = 0; k < m; ++k) v |= (unsigned)(p[k] != T(0)) << (little ? k : 7 - k);\n"
+        "y = (uint8_t)v;");
+    Device& dev = a.device();
+    auto [ro, jo] = row_and_column(rows, n, nb, 8, dev);
     kernels::call_elementwise(
-        *spec,
-        {work, scalar_array_i64(n, a.device()), full(Shape{}, Scalar(little), Dtype::kBool, Order::kC, a.device())},
-        {out});
+        *spec, {work, ro, jo, scalar_array_i64(n, dev), full(Shape{}, Scalar(little), Dtype::kBool, Order::kC, dev)},
+        {out.reshape(Shape{rows, nb})});
   }
   return axis ? moveaxis(out, -1, normalize_axis(*axis, a.ndim())) : out;
 }
@@ -657,23 +671,26 @@ Array unpackbits(const Array& a, std::optional<int64_t> axis, std::optional<int6
     if (*count < 0 && -*count > n * 8) throw ValueError("-count larger than number of elements");
     m = *count >= 0 ? *count : n * 8 + *count;
   }
+  // Rows of the input; with n == 0 the row count comes from the other axes.
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < shape.size(); ++d) rows *= shape[d];
   shape.back() = m;
   Array out = Array::empty(shape, Dtype::kUInt8, a.device());
   if (out.size() > 0) {
     static auto spec = kernels::ElementwiseSpec::create(
-        "kumo_unpackbits", "raw uint8 x, raw int64 nv, raw int64 mv, raw bool lv", "uint8 y",
-        "const int64_t n = nv[0], m = mv[0], row = i / m, b = i - row * m;\n"
+        "kumo_unpackbits", "raw uint8 x, int64 ro, int64 b, raw int64 nv, raw bool lv", "uint8 y",
+        "const int64_t n = nv[0];\n"
         "if (b >= 8 * n) { y = 0; }\n"
         "else {\n"
-        "  const unsigned byte = x.data()[row * n + b / 8];\n"
-        "  const int sh = lv[0] ? (int)(b % 8) : 7 - (int)(b % 8);\n"
+        "  const unsigned byte = x.data()[ro + (b >> 3)];\n"
+        "  const int sh = lv[0] ? (int)(b & 7) : 7 - (int)(b & 7);\n"
         "  y = (uint8_t)((byte >> sh) & 1u);\n"
         "}");
     Device& dev = a.device();
-    kernels::call_elementwise(*spec,
-                              {work, scalar_array_i64(n, dev), scalar_array_i64(m, dev),
-                               full(Shape{}, Scalar(little), Dtype::kBool, Order::kC, dev)},
-                              {out});
+    auto [ro, bo] = row_and_column(rows, n, m, 1, dev);
+    kernels::call_elementwise(
+        *spec, {work, ro, bo, scalar_array_i64(n, dev), full(Shape{}, Scalar(little), Dtype::kBool, Order::kC, dev)},
+        {out.reshape(Shape{rows, m})});
   }
   return axis ? moveaxis(out, -1, ax) : out;
 }
