@@ -675,22 +675,26 @@ Array unpackbits(const Array& a, std::optional<int64_t> axis, std::optional<int6
   int64_t rows = 1;
   for (size_t d = 0; d + 1 < shape.size(); ++d) rows *= shape[d];
   shape.back() = m;
-  Array out = Array::empty(shape, Dtype::kUInt8, a.device());
-  if (out.size() > 0) {
+  // Bits past the input (count > 8 n) are zeros; the kernel writes the rest.
+  Array out =
+      m > 8 * n ? zeros(shape, Dtype::kUInt8, Order::kC, a.device()) : Array::empty(shape, Dtype::kUInt8, a.device());
+  if (out.size() > 0 && work.size() > 0) {
+    // One kernel element per input byte writes its (up to) 8 bits, so the
+    // per-element bookkeeping is paid once per byte rather than once per bit.
     static auto spec = kernels::ElementwiseSpec::create(
-        "kumo_unpackbits", "raw uint8 x, int64 ro, int64 b, raw int64 nv, raw bool lv", "uint8 y",
-        "const int64_t n = nv[0];\n"
-        "if (b >= 8 * n) { y = 0; }\n"
-        "else {\n"
-        "  const unsigned byte = x.data()[ro + (b >> 3)];\n"
-        "  const int sh = lv[0] ? (int)(b & 7) : 7 - (int)(b & 7);\n"
-        "  y = (uint8_t)((byte >> sh) & 1u);\n"
-        "}");
+        "kumo_unpackbits", "uint8 x, int64 ro, int64 jo, raw int64 mv, raw bool lv", "raw uint8 y",
+        "const int64_t m = mv[0];\n"
+        "const bool little = lv[0];\n"
+        "const int cnt = (int)(m - jo < 8 ? m - jo : 8);\n"
+        "const unsigned byte = x;\n"
+        "uint8_t* q = y.data() + ro + jo;\n"
+        "for (int k = 0; k < cnt; ++k) q[k] = (uint8_t)((byte >> (little ? k : 7 - k)) & 1u);");
     Device& dev = a.device();
-    auto [ro, bo] = row_and_column(rows, n, m, 1, dev);
-    kernels::call_elementwise(
-        *spec, {work, ro, bo, scalar_array_i64(n, dev), full(Shape{}, Scalar(little), Dtype::kBool, Order::kC, dev)},
-        {out.reshape(Shape{rows, m})});
+    auto [ro, jo] = row_and_column(rows, m, n, 8, dev);
+    kernels::call_elementwise(*spec,
+                              {work.reshape(Shape{rows, n}), ro, jo, scalar_array_i64(m, dev),
+                               full(Shape{}, Scalar(little), Dtype::kBool, Order::kC, dev)},
+                              {out});
   }
   return axis ? moveaxis(out, -1, ax) : out;
 }
