@@ -440,8 +440,9 @@ Array interp(const Array& x_in, const Array& xp_in, const Array& fp_in, std::opt
   // The ends: the left/right values, else fp[0] and fp[-1] (read on the
   // device).
   auto end_value = [&](const std::optional<std::complex<double>>& v, int64_t idx) {
-    if (!v) return fp.index({IndexItem(idx)}).copy();
-    return full(Shape{}, cplx ? Scalar(*v) : Scalar(v->real()), ftype, Order::kC, dev);
+    if (!v.has_value()) return fp.index({IndexItem(idx)}).copy();
+    const std::complex<double> c = v.value_or(std::complex<double>());
+    return full(Shape{}, cplx ? Scalar(c) : Scalar(c.real()), ftype, Order::kC, dev);
   };
   Array lv = end_value(left, 0), rv = end_value(right, -1);
   Array nn = scalar_array_i64(n, dev);
@@ -673,7 +674,7 @@ Array unpackbits(const Array& a, std::optional<int64_t> axis, std::optional<int6
   }
   // Rows of the input; with n == 0 the row count comes from the other axes.
   int64_t rows = 1;
-  for (size_t d = 0; d + 1 < shape.size(); ++d) rows *= shape[d];
+  for (int d = 0; d + 1 < static_cast<int>(shape.size()); ++d) rows *= shape[static_cast<size_t>(d)];
   shape.back() = m;
   // Bits past the input (count > 8 n) are zeros; the kernel writes the rest.
   Array out =
