@@ -51,8 +51,7 @@ bool is_int_or_bool(Dtype d) { return d == Dtype::kBool || is_integer(d); }
 
 }  // namespace
 
-// ---- classification
-// -----------------------------------------------------------------------
+// ---- classification ------------------------------------------------------------------------------
 
 namespace {
 Array signed_inf(const Array& x, bool negative) {
@@ -77,8 +76,7 @@ Array isreal(const Array& x) {
   return ones(x.shape(), Dtype::kBool, Order::kC, x.device());
 }
 
-// ---- special functions
-// --------------------------------------------------------------------
+// ---- special functions ---------------------------------------------------------------------------
 
 Array sinc(const Array& x) {
   // NumPy's definition: y = pi * x, with zeros replaced by a tiny value so
@@ -160,8 +158,7 @@ Array nan_to_num(const Array& x, bool copy, double nan, std::optional<double> po
   return r;
 }
 
-// ---- calculus
-// -----------------------------------------------------------------------------
+// ---- calculus ------------------------------------------------------------------------------------
 
 Array diff1(const Array& a, int64_t axis) {
   if (a.ndim() == 0) throw ValueError("diff requires input that is at least one dimensional");
@@ -518,8 +515,7 @@ Array unwrap(const Array& p, std::optional<Scalar> discont, int64_t axis, Scalar
   return up;
 }
 
-// ---- windows
-// ------------------------------------------------------------------------------
+// ---- windows -------------------------------------------------------------------------------------
 
 namespace {
 // The window formulas of NumPy over n = 1-M, 3-M, ..., M-1 (kaiser: 0..M-1),
@@ -567,8 +563,7 @@ Array hamming(double M, Device& device) { return run_window(2, M, 0.0, device); 
 Array hanning(double M, Device& device) { return run_window(3, M, 0.0, device); }
 Array kaiser(double M, double beta, Device& device) { return run_window(4, M, beta, device); }
 
-// ---- bits
-// ---------------------------------------------------------------------------------
+// ---- bits ----------------------------------------------------------------------------------------
 
 namespace {
 const char* const kBitsPreamble = R"(
@@ -717,8 +712,7 @@ Array byteswap(const Array& a, bool inplace) {
   return out;
 }
 
-// ---- memory overlap
-// -----------------------------------------------------------------------
+// ---- memory overlap ------------------------------------------------------------------------------
 
 namespace {
 // One array as a set of byte positions: low + sum(c_k x_k), 0 <= x_k <= u_k,
