@@ -24,6 +24,7 @@
 #include "routines/interop.h"
 #include "routines/io.h"
 #include "routines/manipulation.h"
+#include "routines/math_extra.h"
 #include "routines/operators.h"
 #include "routines/reduction.h"
 #include "routines/scalar.h"
@@ -32,6 +33,5 @@
 #include "routines/printing.h"
 #include "routines/assignment.h"
 #include "routines/indexing.h"
-#include "routines/math_extra.h"
 
 #include "random/generator.h"
