@@ -23,11 +23,11 @@ void bind_indexing(py::module_& m);
 void bind_io(py::module_& m);
 void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
+void bind_math_extra(py::module_& m);
 void bind_printing(py::module_& m);
 void bind_reduction(py::module_& m);
 void bind_routines(py::module_& m);
 void bind_sorting(py::module_& m);
-void bind_math_extra(py::module_& m);
 
 namespace {
 
@@ -107,11 +107,11 @@ PYBIND11_MODULE(_core, m) {
   bind_io(m);
   bind_linalg(m);
   bind_printing(m);
+  bind_math_extra(m);
   bind_random(m);
   bind_reduction(m);
   bind_routines(m);
   bind_sorting(m);
-  bind_math_extra(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 
