@@ -25,6 +25,7 @@ void bind_dlpack(py::module_& m);
 void bind_autograd(py::module_& m);
 void bind_linalg(py::module_& m);
 void bind_random(py::module_& m);
+void bind_math_extra(py::module_& m);
 void bind_printing(py::module_& m);
 void bind_reduction(py::module_& m);
 void bind_routines(py::module_& m);
@@ -114,6 +115,7 @@ PYBIND11_MODULE(_core, m) {
   bind_autograd(m);
   bind_linalg(m);
   bind_printing(m);
+  bind_math_extra(m);
   bind_random(m);
   bind_reduction(m);
   bind_routines(m);

@@ -25,6 +25,7 @@
 #include "routines/interop.h"
 #include "routines/io.h"
 #include "routines/manipulation.h"
+#include "routines/math_extra.h"
 #include "routines/operators.h"
 #include "routines/reduction.h"
 #include "routines/scalar.h"

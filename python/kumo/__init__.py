@@ -41,6 +41,9 @@ from kumo._manipulation2 import *  # noqa: F401,F403
 from kumo._searching import *  # noqa: F401,F403
 from kumo._indexing import *  # noqa: F401,F403
 from kumo._sorting import *  # noqa: F401,F403
+from kumo._math_extra import *  # noqa: F401,F403
+from kumo._functional import *  # noqa: F401,F403
+from kumo._polynomial import *  # noqa: F401,F403
 from kumo._reductions import *  # noqa: F401,F403
 from kumo._statistics import *  # noqa: F401,F403
 from kumo._rounding import round, around, fix  # noqa: A004 (numpy's names)
