@@ -127,6 +127,11 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 bool = _numpy.bool  # noqa: A001
 
 from kumo import array_api  # noqa: E402,F401  (needs the complete kumo namespace)
+from kumo import emath  # noqa: E402,F401
+# The exception and dtype classes are NumPy's: kumo raises NumPy's exceptions
+# and its arrays carry NumPy dtypes.
+exceptions = _numpy.exceptions
+dtypes = _numpy.dtypes
 
 # Last: ndarray and the ufunc type are complete, so the C++ operator and
 # ufunc-call slots can replace the generic ones (see bindings/fast_paths.cpp).

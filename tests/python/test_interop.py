@@ -218,9 +218,9 @@ def test_array_function_clip():
 def test_array_function_fallback_runs_numpy_on_host():
     # A NumPy function kumo does not implement still returns a kumo array.
     n, k = make_pair("1d", numpy.float64)
-    got = numpy.trapezoid(k)
-    expected = numpy.trapezoid(n)
-    assert_allclose(kumo.asarray(got), expected)
+    got = numpy.lib.stride_tricks.sliding_window_view(k, 3)
+    assert isinstance(got, kumo.ndarray)
+    assert_allclose(got, numpy.lib.stride_tricks.sliding_window_view(n, 3))
 
 
 def test_array_function_shape_queries():
