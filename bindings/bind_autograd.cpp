@@ -212,7 +212,9 @@ void bind_autograd(py::module_& parent) {
       .def("__pow__", [](py::handle a, py::handle b) { return binary(a, b, ag::pow, ag::pow, ag::pow); })
       .def("__rpow__", [](py::handle a, py::handle b) { return binary(b, a, ag::pow, ag::pow, ag::pow); })
       .def("__neg__", [](const ag::Variable& v) { return ag::neg(v); })
-      .def("__abs__", [](const ag::Variable& v) { return ag::absolute(v); });
+      .def("__abs__", [](const ag::Variable& v) { return ag::absolute(v); })
+      .def("__matmul__", [](py::handle a, py::handle b) { return ag::matmul(to_variable(a), to_variable(b)); })
+      .def("__rmatmul__", [](py::handle a, py::handle b) { return ag::matmul(to_variable(b), to_variable(a)); });
 
   py::class_<ag::FunctionNode, PyFunctionNode, py::smart_holder>(m, "FunctionNode")
       .def(py::init<>())
@@ -272,15 +274,46 @@ void bind_autograd(py::module_& parent) {
   f.def("pow", [](py::handle a, py::handle b) { return binary(a, b, ag::pow, ag::pow, ag::pow); });
   using Unary = ag::Variable (*)(const ag::Variable&);
   const std::pair<const char*, Unary> unary[] = {
-      {"neg", ag::neg},         {"exp", ag::exp},   {"log", ag::log},           {"sqrt", ag::sqrt},
-      {"square", ag::square},   {"sin", ag::sin},   {"cos", ag::cos},           {"tanh", ag::tanh},
-      {"sigmoid", ag::sigmoid}, {"relu", ag::relu}, {"absolute", ag::absolute},
+      {"neg", ag::neg},         {"exp", ag::exp},       {"log", ag::log},           {"sqrt", ag::sqrt},
+      {"square", ag::square},   {"sin", ag::sin},       {"cos", ag::cos},           {"tanh", ag::tanh},
+      {"sigmoid", ag::sigmoid}, {"relu", ag::relu},     {"absolute", ag::absolute}, {"log2", ag::log2},
+      {"log10", ag::log10},     {"log1p", ag::log1p},   {"expm1", ag::expm1},       {"tan", ag::tan},
+      {"arcsin", ag::arcsin},   {"arccos", ag::arccos}, {"arctan", ag::arctan},     {"sinh", ag::sinh},
+      {"cosh", ag::cosh},       {"rsqrt", ag::rsqrt},   {"floor", ag::floor},       {"ceil", ag::ceil},
   };
   for (const auto& [name, fn] : unary) {
     Unary g = fn;
     f.def(
         name, [g](py::handle x) { return g(to_variable(x)); }, py::arg("x"));
   }
+  f.def("matmul", [](py::handle a, py::handle b) { return ag::matmul(to_variable(a), to_variable(b)); });
+  f.def(
+      "linear",
+      [](py::handle x, py::handle W, py::handle b) {
+        return ag::linear(to_variable(x), to_variable(W), to_variable(b));
+      },
+      py::arg("x"), py::arg("W"), py::arg("b") = py::none());
+  f.def(
+      "softmax", [](py::handle x, int64_t axis) { return ag::softmax(to_variable(x), axis); }, py::arg("x"),
+      py::arg("axis") = 1);
+  f.def(
+      "log_softmax", [](py::handle x, int64_t axis) { return ag::log_softmax(to_variable(x), axis); }, py::arg("x"),
+      py::arg("axis") = 1);
+  f.def(
+      "logsumexp", [](py::handle x, int64_t axis) { return ag::logsumexp(to_variable(x), axis); }, py::arg("x"),
+      py::arg("axis") = 1);
+  f.def(
+      "mean_squared_error",
+      [](py::handle a, py::handle b) { return ag::mean_squared_error(to_variable(a), to_variable(b)); }, py::arg("x0"),
+      py::arg("x1"));
+  f.def(
+      "mean",
+      [](py::handle x, py::handle axis, bool keepdims) {
+        Axes axes = axis.is_none() ? Axes() : Axes(to_int_list(axis));
+        if (!axis.is_none() && py::isinstance<py::int_>(axis)) axes = Axes(py::cast<int64_t>(axis));
+        return ag::mean(to_variable(x), axes, keepdims);
+      },
+      py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
   f.def(
       "cast", [](py::handle x, py::handle dtype) { return ag::cast(to_variable(x), to_dtype_required(dtype)); },
       py::arg("x"), py::arg("typ"));

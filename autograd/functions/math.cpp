@@ -5,6 +5,7 @@
 
 #include "autograd/function_node.h"
 #include "autograd/functions/basic_math.h"
+#include "routines/creation.h"
 #include "routines/elementwise.h"
 
 namespace kumo {
@@ -50,6 +51,34 @@ const UnaryRule kRelu{"ReLU", [](const Array& x) { return kumo::maximum(x, Scala
 const UnaryRule kAbsolute{"Absolute", [](const Array& x) { return kumo::absolute(x); }, UnaryRule::kInput,
                           [](const Variable& x, const Variable& gy) { return gy * constant(kumo::sign(x.array())); }};
 
+const UnaryRule kLog2{"Log2", [](const Array& x) { return kumo::log2(x); }, UnaryRule::kInput,
+                      [](const Variable& x, const Variable& gy) { return gy / (x * 0.6931471805599453); }};
+const UnaryRule kLog10{"Log10", [](const Array& x) { return kumo::log10(x); }, UnaryRule::kInput,
+                       [](const Variable& x, const Variable& gy) { return gy / (x * 2.302585092994046); }};
+const UnaryRule kLog1p{"Log1p", [](const Array& x) { return kumo::log1p(x); }, UnaryRule::kInput,
+                       [](const Variable& x, const Variable& gy) { return gy / (x + 1.0); }};
+const UnaryRule kExpm1{"Expm1", [](const Array& x) { return kumo::expm1(x); }, UnaryRule::kOutput,
+                       [](const Variable& y, const Variable& gy) { return gy * (y + 1.0); }};
+const UnaryRule kTan{"Tan", [](const Array& x) { return kumo::tan(x); }, UnaryRule::kOutput,
+                     [](const Variable& y, const Variable& gy) { return gy * (y * y + 1.0); }};
+const UnaryRule kArcsin{"Arcsin", [](const Array& x) { return kumo::arcsin(x); }, UnaryRule::kInput,
+                        [](const Variable& x, const Variable& gy) { return gy / sqrt(1.0 - x * x); }};
+const UnaryRule kArccos{"Arccos", [](const Array& x) { return kumo::arccos(x); }, UnaryRule::kInput,
+                        [](const Variable& x, const Variable& gy) { return neg(gy / sqrt(1.0 - x * x)); }};
+const UnaryRule kArctan{"Arctan", [](const Array& x) { return kumo::arctan(x); }, UnaryRule::kInput,
+                        [](const Variable& x, const Variable& gy) { return gy / (x * x + 1.0); }};
+const UnaryRule kSinh{"Sinh", [](const Array& x) { return kumo::sinh(x); }, UnaryRule::kInput,
+                      [](const Variable& x, const Variable& gy) { return gy * cosh(x); }};
+const UnaryRule kCosh{"Cosh", [](const Array& x) { return kumo::cosh(x); }, UnaryRule::kInput,
+                      [](const Variable& x, const Variable& gy) { return gy * sinh(x); }};
+// 1/sqrt(x): its derivative -y^3/2.
+const UnaryRule kRsqrt{"Rsqrt", [](const Array& x) { return kumo::reciprocal(kumo::sqrt(x)); }, UnaryRule::kOutput,
+                       [](const Variable& y, const Variable& gy) { return gy * y * y * y * -0.5; }};
+// Piecewise constant: zero gradient everywhere it exists (as Chainer's).
+Variable zero_gradient(const Variable& x, const Variable& gy) { return gy * constant(kumo::zeros_like(x.array())); }
+const UnaryRule kFloor{"Floor", [](const Array& x) { return kumo::floor(x); }, UnaryRule::kInput, zero_gradient};
+const UnaryRule kCeil{"Ceil", [](const Array& x) { return kumo::ceil(x); }, UnaryRule::kInput, zero_gradient};
+
 class UnaryFunction : public FunctionNode {
  public:
   explicit UnaryFunction(const UnaryRule& rule) : rule_(rule) {}
@@ -84,6 +113,19 @@ Variable tanh(const Variable& x) { return run(kTanh, x); }
 Variable sigmoid(const Variable& x) { return run(kSigmoid, x); }
 Variable relu(const Variable& x) { return run(kRelu, x); }
 Variable absolute(const Variable& x) { return run(kAbsolute, x); }
+Variable log2(const Variable& x) { return run(kLog2, x); }
+Variable log10(const Variable& x) { return run(kLog10, x); }
+Variable log1p(const Variable& x) { return run(kLog1p, x); }
+Variable expm1(const Variable& x) { return run(kExpm1, x); }
+Variable tan(const Variable& x) { return run(kTan, x); }
+Variable arcsin(const Variable& x) { return run(kArcsin, x); }
+Variable arccos(const Variable& x) { return run(kArccos, x); }
+Variable arctan(const Variable& x) { return run(kArctan, x); }
+Variable sinh(const Variable& x) { return run(kSinh, x); }
+Variable cosh(const Variable& x) { return run(kCosh, x); }
+Variable rsqrt(const Variable& x) { return run(kRsqrt, x); }
+Variable floor(const Variable& x) { return run(kFloor, x); }
+Variable ceil(const Variable& x) { return run(kCeil, x); }
 
 }  // namespace autograd
 }  // namespace kumo

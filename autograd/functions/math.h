@@ -17,6 +17,20 @@ Variable tanh(const Variable& x);
 Variable sigmoid(const Variable& x);
 Variable relu(const Variable& x);
 Variable absolute(const Variable& x);
+Variable log2(const Variable& x);
+Variable log10(const Variable& x);
+Variable log1p(const Variable& x);
+Variable expm1(const Variable& x);
+Variable tan(const Variable& x);
+Variable arcsin(const Variable& x);
+Variable arccos(const Variable& x);
+Variable arctan(const Variable& x);
+Variable sinh(const Variable& x);
+Variable cosh(const Variable& x);
+Variable rsqrt(const Variable& x);
+// Zero gradient (piecewise constant), as Chainer's floor and ceil.
+Variable floor(const Variable& x);
+Variable ceil(const Variable& x);
 
 }  // namespace autograd
 }  // namespace kumo

@@ -35,6 +35,19 @@ UNARY = [
     ("relu", F.relu, lambda v: numpy.maximum(v, 0), False),
     ("absolute", F.absolute, numpy.abs, False),
     ("neg", F.neg, numpy.negative, False),
+    ("log2", F.log2, numpy.log2, True),
+    ("log10", F.log10, numpy.log10, True),
+    ("log1p", F.log1p, numpy.log1p, True),
+    ("expm1", F.expm1, numpy.expm1, False),
+    ("tan", F.tan, numpy.tan, False),
+    ("arcsin", F.arcsin, numpy.arcsin, "unit"),
+    ("arccos", F.arccos, numpy.arccos, "unit"),
+    ("arctan", F.arctan, numpy.arctan, False),
+    ("sinh", F.sinh, numpy.sinh, False),
+    ("cosh", F.cosh, numpy.cosh, False),
+    ("rsqrt", F.rsqrt, lambda v: 1 / numpy.sqrt(v), True),
+    ("floor", F.floor, numpy.floor, False),
+    ("ceil", F.ceil, numpy.ceil, False),
 ]
 
 
@@ -42,9 +55,12 @@ UNARY = [
 @pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
 def test_unary_forward_and_gradient(name, fn, ref, positive, shape):
     rng = numpy.random.default_rng(0)
-    xn = rng.uniform(0.3, 2.0, shape) if positive else rng.uniform(-2.0, 2.0, shape)
-    if name in ("relu", "absolute"):
-        xn = numpy.where(numpy.abs(xn) < 0.1, 0.5, xn)  # away from the kink
+    if positive == "unit":
+        xn = rng.uniform(-0.9, 0.9, shape)
+    else:
+        xn = rng.uniform(0.3, 2.0, shape) if positive else rng.uniform(-1.4, 1.4, shape)
+    if name in ("relu", "absolute", "floor", "ceil"):
+        xn = numpy.where(numpy.abs(xn - numpy.round(xn)) < 0.1, 0.5, xn)  # away from kinks and steps
     x = Variable(kumo.asarray(xn))
     y = fn(x)
     numpy.testing.assert_allclose(y.array.get(), ref(xn), rtol=1e-12)
@@ -273,3 +289,51 @@ def test_variable_attributes_and_repr():
     assert isinstance(x.data, kumo.ndarray)
     c = Variable(kumo.asarray([1.0]), requires_grad=False)
     assert not (c * 2).requires_grad
+
+
+@pytest.mark.parametrize("shapes", [((2, 3), (3, 4)), ((3,), (3, 2)), ((2, 3), (3,)), ((4, 2, 3), (3, 2))])
+def test_matmul_gradients(shapes):
+    rng = numpy.random.default_rng(3)
+    an, bn = rng.standard_normal(shapes[0]), rng.standard_normal(shapes[1])
+    a, b = Variable(kumo.asarray(an)), Variable(kumo.asarray(bn))
+    y = a @ b
+    numpy.testing.assert_allclose(y.array.get(), an @ bn, rtol=1e-12)
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(a.grad.get(), numerical_grad(lambda v: v @ bn, an), rtol=1e-5)
+    numpy.testing.assert_allclose(b.grad.get(), numerical_grad(lambda v: an @ v, bn), rtol=1e-5)
+
+
+def test_linear_and_mse_train_a_step():
+    rng = numpy.random.default_rng(4)
+    xn, tn = rng.standard_normal((8, 3)), rng.standard_normal((8, 2))
+    W = Variable(kumo.asarray(rng.standard_normal((2, 3))))
+    b = Variable(kumo.zeros(2))
+    loss = F.mean_squared_error(F.linear(kumo.asarray(xn), W, b), kumo.asarray(tn))
+    want = ((xn @ W.array.get().T - tn) ** 2).mean()
+    numpy.testing.assert_allclose(float(loss.array), want, rtol=1e-12)
+    loss.backward()
+    gW = 2 * ((xn @ W.array.get().T - tn).T @ xn) / tn.size
+    numpy.testing.assert_allclose(W.grad.get(), gW, rtol=1e-10)
+
+
+@pytest.mark.parametrize("fn,ref", [
+    (F.softmax, lambda v: numpy.exp(v) / numpy.exp(v).sum(1, keepdims=True)),
+    (F.log_softmax, lambda v: v - numpy.log(numpy.exp(v).sum(1, keepdims=True))),
+    (F.logsumexp, lambda v: numpy.log(numpy.exp(v).sum(1))),
+])
+def test_softmax_family(fn, ref):
+    xn = numpy.random.default_rng(5).standard_normal((3, 4))
+    x = Variable(kumo.asarray(xn))
+    y = fn(x)
+    numpy.testing.assert_allclose(y.array.get(), ref(xn), rtol=1e-12)
+    F.sum(y * kumo.asarray(numpy.arange(y.size, dtype=float).reshape(y.shape))).backward()
+    w = numpy.arange(y.size, dtype=float).reshape(y.shape)
+    numpy.testing.assert_allclose(x.grad.get(), numerical_grad(lambda v: ref(v) * w, xn), rtol=1e-5, atol=1e-9)
+
+
+def test_mean_along_an_axis():
+    x = Variable(kumo.asarray([[1.0, 2.0], [3.0, 5.0]]))
+    m = F.mean(x, axis=0)
+    numpy.testing.assert_allclose(m.array.get(), [2.0, 3.5])
+    F.sum(m).backward()
+    numpy.testing.assert_allclose(x.grad.get(), numpy.full((2, 2), 0.5))

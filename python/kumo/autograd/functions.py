@@ -11,6 +11,12 @@ add, sub, mul, div, pow = _f.add, _f.sub, _f.mul, _f.div, _f.pow
 neg, exp, log, sqrt, square = _f.neg, _f.exp, _f.log, _f.sqrt, _f.square
 sin, cos, tanh, sigmoid, relu = _f.sin, _f.cos, _f.tanh, _f.sigmoid, _f.relu
 absolute = _f.absolute
+log2, log10, log1p, expm1 = _f.log2, _f.log10, _f.log1p, _f.expm1
+tan, arcsin, arccos, arctan, sinh, cosh = _f.tan, _f.arcsin, _f.arccos, _f.arctan, _f.sinh, _f.cosh
+rsqrt, floor, ceil = _f.rsqrt, _f.floor, _f.ceil
+matmul, linear = _f.matmul, _f.linear
+softmax, log_softmax, logsumexp = _f.softmax, _f.log_softmax, _f.logsumexp
+mean_squared_error = _f.mean_squared_error
 cast, broadcast_to, sum_to = _f.cast, _f.broadcast_to, _f.sum_to
 
 
@@ -26,5 +32,11 @@ def sum(x, axis=None, keepdims=False):  # noqa: A001 (Chainer's name)
     return _f.sum(x, axis, keepdims)
 
 
+def mean(x, axis=None, keepdims=False):
+    return _f.mean(x, axis, keepdims)
+
+
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "square", "sin", "cos", "tanh",
-           "sigmoid", "relu", "absolute", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum"]
+           "sigmoid", "relu", "absolute", "log2", "log10", "log1p", "expm1", "tan", "arcsin", "arccos", "arctan",
+           "sinh", "cosh", "rsqrt", "floor", "ceil", "matmul", "linear", "softmax", "log_softmax", "logsumexp",
+           "mean_squared_error", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
