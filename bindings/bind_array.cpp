@@ -120,6 +120,8 @@ ParsedIndex parse_index(py::handle key, Device& device) {
 
 }  // namespace
 
+std::vector<Index> index_components(py::handle key, Device& device) { return parse_index(key, device).components; }
+
 py::object array_getitem(py::handle self, py::handle key) {
   const Array& a = py::cast<const Array&>(self);
   ParsedIndex idx = parse_index(key, a.device());

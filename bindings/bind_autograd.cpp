@@ -213,6 +213,8 @@ void bind_autograd(py::module_& parent) {
       .def("__rpow__", [](py::handle a, py::handle b) { return binary(b, a, ag::pow, ag::pow, ag::pow); })
       .def("__neg__", [](const ag::Variable& v) { return ag::neg(v); })
       .def("__abs__", [](const ag::Variable& v) { return ag::absolute(v); })
+      .def("__getitem__",
+           [](const ag::Variable& v, py::handle key) { return ag::get_item(v, index_components(key, v.device())); })
       .def("__matmul__", [](py::handle a, py::handle b) { return ag::matmul(to_variable(a), to_variable(b)); })
       .def("__rmatmul__", [](py::handle a, py::handle b) { return ag::matmul(to_variable(b), to_variable(a)); });
 
@@ -314,6 +316,35 @@ void bind_autograd(py::module_& parent) {
         return ag::mean(to_variable(x), axes, keepdims);
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+  f.def(
+      "get_item",
+      [](py::handle x, py::handle key) {
+        ag::Variable v = to_variable(x);
+        return ag::get_item(v, index_components(key, v.device()));
+      },
+      py::arg("x"), py::arg("slices"));
+  f.def(
+      "select_item",
+      [](py::handle x, py::handle t) {
+        Array storage;
+        return ag::select_item(to_variable(x), array_ref(t, &storage));
+      },
+      py::arg("x"), py::arg("t"));
+  f.def(
+      "softmax_cross_entropy",
+      [](py::handle x, py::handle t, bool normalize, const std::string& reduce, int64_t ignore_label) {
+        Array storage;
+        return ag::softmax_cross_entropy(to_variable(x), array_ref(t, &storage), normalize, reduce, ignore_label);
+      },
+      py::arg("x"), py::arg("t"), py::arg("normalize") = true, py::arg("reduce") = "mean",
+      py::arg("ignore_label") = -1);
+  f.def(
+      "accuracy",
+      [](py::handle y, py::handle t, std::optional<int64_t> ignore_label) {
+        Array storage;
+        return ag::accuracy(to_variable(y), array_ref(t, &storage), ignore_label);
+      },
+      py::arg("y"), py::arg("t"), py::arg("ignore_label") = py::none());
   f.def(
       "cast", [](py::handle x, py::handle dtype) { return ag::cast(to_variable(x), to_dtype_required(dtype)); },
       py::arg("x"), py::arg("typ"));

@@ -9,6 +9,7 @@
 #include "core/array.h"
 #include "core/dtype.h"
 #include "kernels/ufunc.h"
+#include "routines/indexing.h"
 
 namespace kumo {
 namespace py_bind {
@@ -68,6 +69,10 @@ inline const Array* ndarray_value(PyObject* o) {
 // The Array of a kumo.ndarray without copying it, or `obj` converted (as
 // to_array_required does) into *storage.
 const Array& array_ref(py::handle obj, Array* storage);
+
+// A Python index expression (a[key]) as kumo::Index components, index
+// arrays on `device` (bind_array.cpp).
+std::vector<Index> index_components(py::handle key, Device& device);
 
 // A new kumo.ndarray owning `a`: what py::cast(std::move(a)) makes, without
 // entering the C++ pointer in pybind11's table of registered instances.

@@ -337,3 +337,61 @@ def test_mean_along_an_axis():
     numpy.testing.assert_allclose(m.array.get(), [2.0, 3.5])
     F.sum(m).backward()
     numpy.testing.assert_allclose(x.grad.get(), numpy.full((2, 2), 0.5))
+
+
+@pytest.mark.parametrize("key", [1, slice(1, None), (slice(None), 0), (Ellipsis, None, 1),
+                                 numpy.array([2, 0, 2]), (numpy.array([0, 1, 1]), numpy.array([2, 2, 0])),
+                                 numpy.array([True, False, True])])
+def test_get_item_gradient_accumulates_repeats(key):
+    xn = numpy.arange(12.0).reshape(3, 4)
+    x = Variable(kumo.asarray(xn))
+    y = x[key]
+    numpy.testing.assert_array_equal(y.array.get(), xn[key])
+    w = numpy.arange(1.0, 1.0 + y.size).reshape(y.shape)
+    F.sum(y * kumo.asarray(w)).backward()
+    want = numpy.zeros_like(xn)
+    numpy.add.at(want, key, w)
+    numpy.testing.assert_array_equal(x.grad.get(), want)
+
+
+def test_get_item_out_of_bounds_raises():
+    with pytest.raises(IndexError):
+        Variable(kumo.asarray([1.0, 2.0]))[numpy.array([5])]
+
+
+def _softmax_cross_entropy_ref(xn, tn, ignore=-1, normalize=True):
+    logp = xn - numpy.log(numpy.exp(xn).sum(1, keepdims=True))
+    valid = tn != ignore
+    picked = -logp[numpy.arange(len(tn)), numpy.where(valid, tn, 0)] * valid
+    return picked.sum() / max(valid.sum() if normalize else len(tn), 1)
+
+
+@pytest.mark.parametrize("normalize", [True, False])
+def test_softmax_cross_entropy_and_gradient(normalize):
+    rng = numpy.random.default_rng(6)
+    xn = rng.standard_normal((5, 4))
+    tn = numpy.array([0, 3, -1, 2, 3])
+    x = Variable(kumo.asarray(xn))
+    loss = F.softmax_cross_entropy(x, kumo.asarray(tn), normalize=normalize)
+    numpy.testing.assert_allclose(float(loss.array), _softmax_cross_entropy_ref(xn, tn, normalize=normalize),
+                                  rtol=1e-12)
+    loss.backward()
+    want = numerical_grad(lambda v: numpy.asarray(_softmax_cross_entropy_ref(v, tn, normalize=normalize)), xn)
+    numpy.testing.assert_allclose(x.grad.get(), want, rtol=1e-5, atol=1e-9)
+
+
+def test_softmax_cross_entropy_reduce_no_and_errors():
+    xn = numpy.zeros((2, 3))
+    per = F.softmax_cross_entropy(kumo.asarray(xn), kumo.asarray([1, -1]), reduce="no")
+    numpy.testing.assert_allclose(per.array.get(), [numpy.log(3.0), 0.0])
+    with pytest.raises(ValueError, match="reduce"):
+        F.softmax_cross_entropy(kumo.asarray(xn), kumo.asarray([1, 0]), reduce="sum")
+    with pytest.raises(IndexError):
+        F.softmax_cross_entropy(kumo.asarray(xn), kumo.asarray([1, 3]))
+
+
+def test_accuracy():
+    y = kumo.asarray([[0.1, 0.9], [0.8, 0.2], [0.3, 0.7]])
+    assert float(F.accuracy(y, kumo.asarray([1, 1, 1])).array) == pytest.approx(2 / 3)
+    assert float(F.accuracy(y, kumo.asarray([1, -1, 1]), ignore_label=-1).array) == 1.0
+    assert float(F.accuracy(y, kumo.asarray([-1, -1, -1]), ignore_label=-1).array) == 0.0

@@ -17,6 +17,8 @@ rsqrt, floor, ceil = _f.rsqrt, _f.floor, _f.ceil
 matmul, linear = _f.matmul, _f.linear
 softmax, log_softmax, logsumexp = _f.softmax, _f.log_softmax, _f.logsumexp
 mean_squared_error = _f.mean_squared_error
+get_item, select_item = _f.get_item, _f.select_item
+softmax_cross_entropy, accuracy = _f.softmax_cross_entropy, _f.accuracy
 cast, broadcast_to, sum_to = _f.cast, _f.broadcast_to, _f.sum_to
 
 
@@ -39,4 +41,4 @@ def mean(x, axis=None, keepdims=False):
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "square", "sin", "cos", "tanh",
            "sigmoid", "relu", "absolute", "log2", "log10", "log1p", "expm1", "tan", "arcsin", "arccos", "arctan",
            "sinh", "cosh", "rsqrt", "floor", "ceil", "matmul", "linear", "softmax", "log_softmax", "logsumexp",
-           "mean_squared_error", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
+           "mean_squared_error", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
