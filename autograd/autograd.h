@@ -12,6 +12,7 @@
 #include "autograd/functions/activation.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
+#include "autograd/functions/combine.h"
 #include "autograd/functions/indexing.h"
 #include "autograd/functions/linalg.h"
 #include "autograd/functions/loss.h"

@@ -346,6 +346,74 @@ void bind_autograd(py::module_& parent) {
       },
       py::arg("y"), py::arg("t"), py::arg("ignore_label") = py::none());
   f.def(
+      "concat", [](py::handle xs, int64_t axis) { return ag::concat(to_variables(xs), axis); }, py::arg("xs"),
+      py::arg("axis") = 1);
+  f.def(
+      "stack", [](py::handle xs, int64_t axis) { return ag::stack(to_variables(xs), axis); }, py::arg("xs"),
+      py::arg("axis") = 0);
+  f.def(
+      "split_axis",
+      [](py::handle x, py::handle sections, int64_t axis) {
+        std::vector<ag::Variable> parts = py::isinstance<py::int_>(sections)
+                                              ? ag::split_axis(to_variable(x), py::cast<int64_t>(sections), axis)
+                                              : ag::split_axis(to_variable(x), to_int_list(sections), axis);
+        return to_py_tuple(parts);
+      },
+      py::arg("x"), py::arg("indices_or_sections"), py::arg("axis"));
+  f.def(
+      "expand_dims", [](py::handle x, int64_t axis) { return ag::expand_dims(to_variable(x), axis); }, py::arg("x"),
+      py::arg("axis"));
+  f.def(
+      "squeeze", [](py::handle x) { return ag::squeeze(to_variable(x)); }, py::arg("x"));
+  f.def(
+      "where",
+      [](py::handle condition, py::handle x, py::handle y) {
+        Array storage;
+        return ag::where(array_ref(condition, &storage), to_variable(x), to_variable(y));
+      },
+      py::arg("condition"), py::arg("x"), py::arg("y"));
+  f.def("maximum", [](py::handle a, py::handle b) { return ag::maximum(to_variable(a), to_variable(b)); });
+  f.def("minimum", [](py::handle a, py::handle b) { return ag::minimum(to_variable(a), to_variable(b)); });
+  f.def(
+      "clip", [](py::handle x, double lo, double hi) { return ag::clip(to_variable(x), lo, hi); }, py::arg("x"),
+      py::arg("x_min"), py::arg("x_max"));
+  auto reduction_axes = [](py::handle axis) {
+    if (axis.is_none()) return Axes();
+    if (py::isinstance<py::int_>(axis)) return Axes(py::cast<int64_t>(axis));
+    return Axes(to_int_list(axis));
+  };
+  f.def(
+      "max",
+      [reduction_axes](py::handle x, py::handle axis, bool keepdims) {
+        return ag::max(to_variable(x), reduction_axes(axis), keepdims);
+      },
+      py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+  f.def(
+      "min",
+      [reduction_axes](py::handle x, py::handle axis, bool keepdims) {
+        return ag::min(to_variable(x), reduction_axes(axis), keepdims);
+      },
+      py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+  f.def(
+      "leaky_relu", [](py::handle x, double slope) { return ag::leaky_relu(to_variable(x), slope); }, py::arg("x"),
+      py::arg("slope") = 0.2);
+  f.def(
+      "elu", [](py::handle x, double alpha) { return ag::elu(to_variable(x), alpha); }, py::arg("x"),
+      py::arg("alpha") = 1.0);
+  f.def(
+      "selu", [](py::handle x, double alpha, double scale) { return ag::selu(to_variable(x), alpha, scale); },
+      py::arg("x"), py::arg("alpha") = 1.6732632423543772, py::arg("scale") = 1.0507009873554805);
+  f.def(
+      "softplus", [](py::handle x, double beta) { return ag::softplus(to_variable(x), beta); }, py::arg("x"),
+      py::arg("beta") = 1.0);
+  f.def(
+      "silu", [](py::handle x) { return ag::silu(to_variable(x)); }, py::arg("x"));
+  f.def(
+      "hard_sigmoid", [](py::handle x) { return ag::hard_sigmoid(to_variable(x)); }, py::arg("x"));
+  f.def(
+      "clipped_relu", [](py::handle x, double z) { return ag::clipped_relu(to_variable(x), z); }, py::arg("x"),
+      py::arg("z") = 20.0);
+  f.def(
       "cast", [](py::handle x, py::handle dtype) { return ag::cast(to_variable(x), to_dtype_required(dtype)); },
       py::arg("x"), py::arg("typ"));
   f.def(

@@ -10,5 +10,20 @@ Variable logsumexp(const Variable& x, int64_t axis = 1);
 Variable log_softmax(const Variable& x, int64_t axis = 1);
 Variable softmax(const Variable& x, int64_t axis = 1);
 
+// x for x >= 0, slope * x below.
+Variable leaky_relu(const Variable& x, double slope = 0.2);
+// x for x >= 0, alpha * (exp(x) - 1) below.
+Variable elu(const Variable& x, double alpha = 1.0);
+// scale * elu(x, alpha) with the self-normalising constants.
+Variable selu(const Variable& x, double alpha = 1.6732632423543772, double scale = 1.0507009873554805);
+// log(1 + exp(beta * x)) / beta, without overflow.
+Variable softplus(const Variable& x, double beta = 1.0);
+// x * sigmoid(x).
+Variable silu(const Variable& x);
+// clip(0.2 * x + 0.5, 0, 1).
+Variable hard_sigmoid(const Variable& x);
+// min(max(x, 0), z).
+Variable clipped_relu(const Variable& x, double z = 20.0);
+
 }  // namespace autograd
 }  // namespace kumo

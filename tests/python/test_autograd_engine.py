@@ -395,3 +395,40 @@ def test_accuracy():
     assert float(F.accuracy(y, kumo.asarray([1, 1, 1])).array) == pytest.approx(2 / 3)
     assert float(F.accuracy(y, kumo.asarray([1, -1, 1]), ignore_label=-1).array) == 1.0
     assert float(F.accuracy(y, kumo.asarray([-1, -1, -1]), ignore_label=-1).array) == 0.0
+
+
+ACTIVATIONS = [
+    (lambda x: F.leaky_relu(x, 0.1), lambda v: numpy.where(v >= 0, v, 0.1 * v)),
+    (lambda x: F.elu(x, 1.5), lambda v: numpy.where(v >= 0, v, 1.5 * numpy.expm1(numpy.minimum(v, 0)))),
+    (F.selu, lambda v: 1.0507009873554805 * numpy.where(v >= 0, v, 1.6732632423543772 * numpy.expm1(numpy.minimum(v, 0)))),
+    (lambda x: F.softplus(x, 2.0), lambda v: numpy.logaddexp(0, 2.0 * v) / 2.0),
+    (F.silu, lambda v: v / (1 + numpy.exp(-v))),
+    (F.hard_sigmoid, lambda v: numpy.clip(0.2 * v + 0.5, 0, 1)),
+    (lambda x: F.clipped_relu(x, 1.0), lambda v: numpy.minimum(numpy.maximum(v, 0), 1.0)),
+    (lambda x: F.clip(x, -0.5, 0.7), lambda v: numpy.clip(v, -0.5, 0.7)),
+    (lambda x: F.max(x, axis=1), lambda v: v.max(axis=1)),
+    (lambda x: F.min(x, axis=0, keepdims=True), lambda v: v.min(axis=0, keepdims=True)),
+    (F.max, lambda v: v.max()),
+    (lambda x: F.concat((x, x * 2.0), axis=0), lambda v: numpy.concatenate((v, v * 2.0), axis=0)),
+    (lambda x: F.stack((x, x * 3.0), axis=1), lambda v: numpy.stack((v, v * 3.0), axis=1)),
+    (lambda x: F.split_axis(x, 2, 0)[1] * F.split_axis(x, [1], 1)[0][:2],
+     lambda v: numpy.split(v, 2, 0)[1] * numpy.split(v, [1], 1)[0][:2]),
+    (lambda x: F.where(kumo.asarray([[True, False, True]] * 4), x, x * x),
+     lambda v: numpy.where([[True, False, True]] * 4, v, v * v)),
+    (lambda x: F.maximum(x, x[::-1]), lambda v: numpy.maximum(v, v[::-1])),
+    (lambda x: F.squeeze(F.expand_dims(x, 1)), lambda v: v),
+]
+
+
+@pytest.mark.parametrize("case", range(len(ACTIVATIONS)))
+def test_more_functions_forward_and_gradient(case):
+    fn, ref = ACTIVATIONS[case]
+    rng = numpy.random.default_rng(7 + case)
+    xn = rng.uniform(-1.5, 1.5, (4, 3))
+    xn = numpy.where(numpy.abs(xn) < 0.05, 0.3, xn)  # away from kinks
+    x = Variable(kumo.asarray(xn))
+    y = fn(x)
+    numpy.testing.assert_allclose(y.array.get(), ref(xn), rtol=1e-12)
+    w = numpy.linspace(0.5, 1.5, y.size).reshape(y.shape)
+    F.sum(y * kumo.asarray(w)).backward()
+    numpy.testing.assert_allclose(x.grad.get(), numerical_grad(lambda v: ref(v) * w, xn), rtol=1e-5, atol=1e-8)

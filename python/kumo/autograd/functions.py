@@ -19,6 +19,10 @@ softmax, log_softmax, logsumexp = _f.softmax, _f.log_softmax, _f.logsumexp
 mean_squared_error = _f.mean_squared_error
 get_item, select_item = _f.get_item, _f.select_item
 softmax_cross_entropy, accuracy = _f.softmax_cross_entropy, _f.accuracy
+concat, stack, split_axis, expand_dims, squeeze = _f.concat, _f.stack, _f.split_axis, _f.expand_dims, _f.squeeze
+where, maximum, minimum, clip, max, min = _f.where, _f.maximum, _f.minimum, _f.clip, _f.max, _f.min  # noqa: A001
+leaky_relu, elu, selu, softplus, silu = _f.leaky_relu, _f.elu, _f.selu, _f.softplus, _f.silu
+hard_sigmoid, clipped_relu = _f.hard_sigmoid, _f.clipped_relu
 cast, broadcast_to, sum_to = _f.cast, _f.broadcast_to, _f.sum_to
 
 
@@ -41,4 +45,6 @@ def mean(x, axis=None, keepdims=False):
 __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "square", "sin", "cos", "tanh",
            "sigmoid", "relu", "absolute", "log2", "log10", "log1p", "expm1", "tan", "arcsin", "arccos", "arctan",
            "sinh", "cosh", "rsqrt", "floor", "ceil", "matmul", "linear", "softmax", "log_softmax", "logsumexp",
-           "mean_squared_error", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
+           "mean_squared_error", "concat", "stack", "split_axis", "expand_dims", "squeeze", "where", "maximum",
+           "minimum", "clip", "max", "min", "leaky_relu", "elu", "selu", "softplus", "silu", "hard_sigmoid",
+           "clipped_relu", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
