@@ -414,6 +414,9 @@ void bind_autograd(py::module_& parent) {
       "clipped_relu", [](py::handle x, double z) { return ag::clipped_relu(to_variable(x), z); }, py::arg("x"),
       py::arg("z") = 20.0);
   f.def(
+      "copy", [](py::handle x, const std::string& device) { return ag::copy(to_variable(x), get_device(device)); },
+      py::arg("x"), py::arg("dst"));
+  f.def(
       "cast", [](py::handle x, py::handle dtype) { return ag::cast(to_variable(x), to_dtype_required(dtype)); },
       py::arg("x"), py::arg("typ"));
   f.def(

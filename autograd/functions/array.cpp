@@ -121,6 +121,21 @@ class Transpose : public FunctionNode {
   std::vector<int64_t> axes_;
 };
 
+class Copy : public FunctionNode {
+ public:
+  explicit Copy(Device& device) : device_(&device) {}
+  std::string label() const override { return "Copy"; }
+  std::vector<Array> forward(const std::vector<Array>& x) override {
+    return {&x[0].device() == device_ ? x[0].copy() : x[0].to_device(*device_)};
+  }
+  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
+    return {copy(gy[0], input_device(0))};
+  }
+
+ private:
+  Device* device_;
+};
+
 Variable one(const std::shared_ptr<FunctionNode>& f, const Variable& x) { return apply(f, {x})[0]; }
 
 }  // namespace
@@ -156,6 +171,8 @@ Variable reshape(const Variable& x, const Shape& shape) {
   if (x.shape() == shape) return x;
   return one(std::make_shared<Reshape>(shape), x);
 }
+
+Variable copy(const Variable& x, Device& device) { return one(std::make_shared<Copy>(device), x); }
 
 Variable transpose(const Variable& x, const std::vector<int64_t>& axes) {
   return one(std::make_shared<Transpose>(axes), x);

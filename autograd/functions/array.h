@@ -17,6 +17,9 @@ Variable sum(const Variable& x, const Axes& axes = {}, bool keepdims = false);
 Variable mean(const Variable& x, const Axes& axes = {}, bool keepdims = false);
 Variable reshape(const Variable& x, const Shape& shape);
 Variable transpose(const Variable& x, const std::vector<int64_t>& axes = {});
+// x on `device` (a copy; the same variable when it is already there); the
+// gradient goes back to x's device.
+Variable copy(const Variable& x, Device& device);
 
 }  // namespace autograd
 }  // namespace kumo

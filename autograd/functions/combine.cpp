@@ -196,8 +196,12 @@ Variable where(const Array& condition, const Variable& x, const Variable& y) {
   return autograd::apply(std::make_shared<Where>(condition), {x, y})[0];
 }
 
-Variable maximum(const Variable& a, const Variable& b) { return autograd::apply(std::make_shared<Extremum>(true), {a, b})[0]; }
-Variable minimum(const Variable& a, const Variable& b) { return autograd::apply(std::make_shared<Extremum>(false), {a, b})[0]; }
+Variable maximum(const Variable& a, const Variable& b) {
+  return autograd::apply(std::make_shared<Extremum>(true), {a, b})[0];
+}
+Variable minimum(const Variable& a, const Variable& b) {
+  return autograd::apply(std::make_shared<Extremum>(false), {a, b})[0];
+}
 
 Variable clip(const Variable& x, double lo, double hi) {
   if (lo > hi) throw ValueError("clip: x_min must be less than or equal to x_max");

@@ -432,3 +432,37 @@ def test_more_functions_forward_and_gradient(case):
     w = numpy.linspace(0.5, 1.5, y.size).reshape(y.shape)
     F.sum(y * kumo.asarray(w)).backward()
     numpy.testing.assert_allclose(x.grad.get(), numerical_grad(lambda v: ref(v) * w, xn), rtol=1e-5, atol=1e-8)
+
+
+def test_copy_to_device_and_back():
+    x = Variable(kumo.asarray([1.0, 2.0]))
+    y = F.copy(x, "cpu")
+    assert y.device == "cpu" and y.array._ptr != x.array._ptr
+    F.sum(y * 3.0).backward()
+    numpy.testing.assert_array_equal(x.grad.get(), [3.0, 3.0])
+    assert x.to_device("cpu").device == x.device
+
+
+def test_training_a_classifier_lowers_the_loss():
+    # Two Gaussian blobs, a 2-16-2 network, plain gradient descent.
+    rng = numpy.random.default_rng(8)
+    xn = numpy.concatenate([rng.normal(-1, 0.7, (64, 2)), rng.normal(1, 0.7, (64, 2))])
+    tn = numpy.repeat([0, 1], 64)
+    x, t = kumo.asarray(xn), kumo.asarray(tn)
+    W1 = Variable(kumo.asarray(rng.normal(0, 0.5, (16, 2))))
+    b1 = Variable(kumo.zeros(16))
+    W2 = Variable(kumo.asarray(rng.normal(0, 0.5, (2, 16))))
+    b2 = Variable(kumo.zeros(2))
+    params = (W1, b1, W2, b2)
+    losses = []
+    for _ in range(60):
+        y = F.linear(F.relu(F.linear(x, W1, b1)), W2, b2)
+        loss = F.softmax_cross_entropy(y, t)
+        for p in params:
+            p.cleargrad()
+        loss.backward()
+        for p in params:
+            p.array -= 0.5 * p.grad
+        losses.append(float(loss.array))
+    assert losses[-1] < 0.5 * losses[0]
+    assert float(F.accuracy(y, t).array) > 0.9

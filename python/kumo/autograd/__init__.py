@@ -73,6 +73,8 @@ Variable.creator = Variable.creator_node
 Variable.reshape = _reshape
 Variable.transpose = _transpose
 Variable.T = property(lambda self: functions.transpose(self))
+Variable.device = property(lambda self: self.array.device)
+Variable.to_device = lambda self, device: functions.copy(self, device)
 Variable.__array_priority__ = 200  # ndarray op Variable goes to Variable's reflected operator
 
 __all__ = ["Variable", "FunctionNode", "grad", "no_backprop_mode", "force_backprop_mode", "is_backprop_enabled",

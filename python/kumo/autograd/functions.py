@@ -26,6 +26,11 @@ hard_sigmoid, clipped_relu = _f.hard_sigmoid, _f.clipped_relu
 cast, broadcast_to, sum_to = _f.cast, _f.broadcast_to, _f.sum_to
 
 
+def copy(x, dst):
+    """x on the device dst (a kumo.Device or its name); the gradient returns to x's device."""
+    return _f.copy(x, str(dst))
+
+
 def reshape(x, shape):
     return _f.reshape(x, shape)
 
@@ -47,4 +52,4 @@ __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "squa
            "sinh", "cosh", "rsqrt", "floor", "ceil", "matmul", "linear", "softmax", "log_softmax", "logsumexp",
            "mean_squared_error", "concat", "stack", "split_axis", "expand_dims", "squeeze", "where", "maximum",
            "minimum", "clip", "max", "min", "leaky_relu", "elu", "selu", "softplus", "silu", "hard_sigmoid",
-           "clipped_relu", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
+           "clipped_relu", "copy", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
