@@ -23,6 +23,14 @@
 #include <hwy/contrib/sort/vqsort.h>
 #endif
 
+// The key transforms also run in the CUDA plugin's sort kernels
+// (routines/cuda/), compiled by nvcc: there they are device functions too.
+#ifdef __CUDACC__
+#define KUMO_SORT_KEY_FN __host__ __device__
+#else
+#define KUMO_SORT_KEY_FN
+#endif
+
 namespace kumo {
 namespace sort_detail {
 
@@ -40,9 +48,9 @@ struct Keys {
                                  : sizeof(U) == 4 ? U(0x7FC00000u)
                                                   : U(0x7FF8000000000000ull);
 
-  static bool is_nan(U b) { return (b & kExpMask) == kExpMask && (b & U(~kSign) & U(~kExpMask)) != 0; }
+  KUMO_SORT_KEY_FN static bool is_nan(U b) { return (b & kExpMask) == kExpMask && (b & U(~kSign) & U(~kExpMask)) != 0; }
 
-  static U key(U b) {
+  KUMO_SORT_KEY_FN static U key(U b) {
     if constexpr (K == KeyKind::kUnsigned) {
       return b;
     } else if constexpr (K == KeyKind::kSigned) {
@@ -53,7 +61,7 @@ struct Keys {
       return (b & kSign) ? U(~b) : U(b | kSign);
     }
   }
-  static U value(U k) {
+  KUMO_SORT_KEY_FN static U value(U k) {
     if constexpr (K == KeyKind::kUnsigned) {
       return k;
     } else if constexpr (K == KeyKind::kSigned) {
@@ -64,7 +72,7 @@ struct Keys {
     }
   }
   // Whether value(key(b)) gives b back (not for -0.0 or unusual NaNs).
-  static bool round_trips(U b) {
+  KUMO_SORT_KEY_FN static bool round_trips(U b) {
     if constexpr (K != KeyKind::kFloat) {
       return true;
     } else {

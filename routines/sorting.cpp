@@ -10,10 +10,12 @@
 #include <numeric>
 #include <utility>
 
+#include "core/cuda_plugin.h"
 #include "core/device.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #include "routines/manipulation.h"
+#include "routines/sort_backend.h"
 #include "routines/sort_keys.h"
 
 namespace kumo {
@@ -198,6 +200,49 @@ Array gather_rows(const Rows& src, const Array& idx) {
       break;
   }
   return out;
+}
+
+// ---- CUDA arrays ----------------------------------------------------------------
+
+// Arrays on a CUDA device sort there, on the plugin's SortBackend (CUB radix
+// sorts of the same keys): no host round trip.
+bool on_cuda(const Array& a) { return a.device().type() == DeviceType::kCUDA; }
+
+SortBackend& cuda_sort_backend(const Device& device) {
+  CudaPlugin* plugin = cuda_plugin();
+  if (plugin == nullptr) {
+    throw DeviceError("sorting on " + device.name() + " needs the CUDA backend: " + cuda_plugin_load_error());
+  }
+  return plugin->sort();
+}
+
+// Like rows_of, on the array's own device; a C-contiguous input is used as it is.
+Rows device_rows_of(const Array& a, int axis) {
+  Array moved = axis == a.ndim() - 1 ? a : moveaxis(a, axis, -1);
+  Rows r;
+  r.data = moved.c_contiguous() ? moved : moved.copy(Order::kC);
+  r.n = a.ndim() == 0 ? 1 : a.shape()[axis];
+  r.rows = r.n == 0 ? 0 : a.size() / r.n;
+  return r;
+}
+
+Array cuda_sort(const Array& x, int axis) {
+  Rows r = device_rows_of(x, axis);
+  Array out = Array::empty(r.data.shape(), r.data.dtype(), x.device());
+  if (r.rows * r.n > 0) {
+    cuda_sort_backend(x.device()).sort(x.device(), x.dtype(), r.data.data(), out.data(), r.rows, r.n);
+  }
+  return from_rows(out, x, axis);
+}
+
+Array cuda_argsort(const Array& x, int axis) {
+  Rows r = device_rows_of(x, axis);
+  Array out = Array::empty(r.data.shape(), Dtype::kInt64, x.device());
+  if (r.rows * r.n > 0) {
+    cuda_sort_backend(x.device())
+        .argsort(x.device(), x.dtype(), r.data.data(), reinterpret_cast<int64_t*>(out.data()), r.rows, r.n);
+  }
+  return from_rows(out, x, axis);
 }
 
 // ---- argsort of rows -----------------------------------------------------------
@@ -402,6 +447,7 @@ Array sort(const Array& a, std::optional<int64_t> axis, const std::optional<std:
            std::optional<bool> stable) {
   check_sort_kind(kind, stable);
   auto [x, ax] = resolve_axis(a, axis);
+  if (on_cuda(x)) return cuda_sort(x, ax);
   Rows r = rows_of(x, ax);
   if (r.rows * r.n == 0) return from_rows(r.data, x, ax);
   if (!sort_rows_in_place(r)) {
@@ -417,6 +463,7 @@ Array argsort(const Array& a, std::optional<int64_t> axis, const std::optional<s
   check_sort_kind(kind, stable);
   // NumPy argsorts a 0-d array as [0].
   auto [x, ax] = resolve_axis(a.ndim() == 0 ? a.reshape(Shape{1}) : a, axis);
+  if (on_cuda(x)) return cuda_argsort(x, ax);
   Rows r = rows_of(x, ax);
   return from_rows(argsort_rows(r), x, ax);
 }
@@ -435,6 +482,12 @@ Array sort_complex(const Array& a) {
 Array argpartition(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis) {
   // NumPy argpartitions a 0-d array as [0].
   auto [x, ax] = resolve_axis(a.ndim() == 0 ? a.reshape(Shape{1}) : a, axis);
+  if (on_cuda(x)) {
+    // A full stable sort meets partition's contract for every kth; on a GPU
+    // the radix sort is as fast as a selection would be.
+    normalize_kth(kth, x.shape()[ax]);
+    return cuda_argsort(x, ax);
+  }
   Rows r = rows_of(x, ax);
   const std::vector<int64_t> k = normalize_kth(kth, r.n);
   return from_rows(argpartition_rows(r, k), x, ax);
@@ -442,6 +495,10 @@ Array argpartition(const Array& a, const std::vector<int64_t>& kth, std::optiona
 
 Array partition(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis) {
   auto [x, ax] = resolve_axis(a, axis);
+  if (on_cuda(x)) {
+    normalize_kth(kth, x.ndim() == 0 ? 1 : x.shape()[ax]);  // (see argpartition)
+    return cuda_sort(x, ax);
+  }
   Rows r = rows_of(x, ax);
   const std::vector<int64_t> k = normalize_kth(kth, r.n);
   return from_rows(gather_rows(r, argpartition_rows(r, k)), x, ax);
