@@ -339,9 +339,9 @@ bool sort_rows_in_place(Rows& src) {
 // caller's path applies.
 std::optional<Array> sort_long_row(const Array& x, bool& lossy) {
 #ifdef KUMO_HAVE_VQSORT
-  // Only 8-byte keys: on the shared 2-core machine float32 sorted as two
-  // merged runs took 1.2-1.7x the time of the one-thread vqsort (which
-  // already matches NumPy's), see RESULTS.md.
+  // Only 8-byte keys: float32 sorted as two merged runs took 1.2-1.7x the
+  // time of the one-thread vqsort (which already matches NumPy's), see
+  // RESULTS.md; merge_sort_runs says when threads are worth it.
   if (x.ndim() != 1 || &x.device() != &host_device() || is_complex(x.dtype()) || x.itemsize() != 8) {
     return std::nullopt;
   }

@@ -2,7 +2,12 @@
 sort_runs_and_merge: runs sorted side by side, then merged by co-ranking)
 compared with NumPy: dtypes (8-byte ones take it, the others the general
 path), strides, ties, special values and the lengths around where it starts
-(2 * 2**17 elements on two or more host threads)."""
+(2 * 2**17 elements on four or more host threads: the merge tests run a
+child process with KUMO_NUM_THREADS=4)."""
+import os
+import subprocess
+import sys
+
 import numpy
 import pytest
 
@@ -84,3 +89,34 @@ def test_long_row_nan_payloads_come_back():
     got = kumo.asnumpy(kumo.sort(kumo.asarray(n)))
     want = numpy.sort(n, kind="stable")
     assert (got.view(numpy.uint64) == want.view(numpy.uint64)).all()
+
+
+_CHILD = r"""
+import numpy, kumo
+assert kumo._core.host_num_threads() == 4
+rng = numpy.random.default_rng(5)
+for dtype in (numpy.float64, numpy.int64, numpy.uint64):
+    for n in (262_143, 262_144, 600_001, 1_048_583):
+        if numpy.dtype(dtype).kind == "f":
+            x = rng.standard_normal(n) * 100
+            x[::1009] = numpy.nan
+            x[5::2003] = numpy.inf
+        else:
+            info = numpy.iinfo(dtype)
+            x = rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+        for v in (x, x[::-1], x[::2], numpy.sort(x), rng.integers(0, 3, n).astype(dtype)):
+            got = kumo.asnumpy(kumo.sort(kumo.asarray(v)))
+            want = numpy.sort(v)
+            assert (got.view(numpy.uint64) == want.view(numpy.uint64)).all(), (dtype, n)
+z = rng.choice(numpy.array([-0.0, 0.0, 1.0, numpy.nan]), 600_001)
+got = kumo.asnumpy(kumo.sort(kumo.asarray(z)))
+assert (numpy.signbit(got) == numpy.signbit(numpy.sort(z, kind="stable"))).all()
+print("ok")
+"""
+
+
+def test_merged_runs_on_four_threads():
+    env = dict(os.environ, KUMO_NUM_THREADS="4")
+    out = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
