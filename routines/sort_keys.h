@@ -228,17 +228,9 @@ void merge_range(const U* a, int64_t na, const U* b, int64_t nb, int64_t k0, int
 // Per-thread share below which splitting a sort into merged runs does not pay.
 constexpr int64_t kMergeSortGrain = int64_t(1) << 17;
 
-// Fewest host threads for which sort_runs_and_merge is used. On the 2-vCPU
-// machine of RESULTS.md two runs of 10^7 float64 sorted side by side and
-// merged were slower than one vqsort in 6 of 7 paired timings (two vqsorts
-// at once ran only 1.1-1.2x faster than one after the other: the vCPUs do
-// not give a second core's vector throughput), so two threads sort on one.
-constexpr int kMergeSortMinThreads = 4;
-
 // Number of runs (a power of two, at most `threads`) that sort_runs_and_merge
 // splits n keys into; 1 means sorting on one thread is better.
 inline int merge_sort_runs(int64_t n, int threads) {
-  if (threads < kMergeSortMinThreads) return 1;
   int p = 1;
   while (2 * p <= threads && 2 * p * kMergeSortGrain <= n) p *= 2;
   return p;

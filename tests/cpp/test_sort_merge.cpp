@@ -60,7 +60,7 @@ TEST(SortMerge, RunsOfEveryCountSortAndApplyTheValueTransform) {
 TEST(SortMerge, RunCountFollowsThreadsAndLength) {
   EXPECT_EQ(merge_sort_runs(int64_t(1) << 30, 1), 1);
   EXPECT_EQ(merge_sort_runs(1000, 16), 1);
-  EXPECT_EQ(merge_sort_runs(int64_t(1) << 30, sort_detail::kMergeSortMinThreads - 1), 1);
+  EXPECT_EQ(merge_sort_runs(2 * sort_detail::kMergeSortGrain, 2), 2);
   EXPECT_EQ(merge_sort_runs(2 * sort_detail::kMergeSortGrain, 4), 2);
   EXPECT_EQ(merge_sort_runs(4 * sort_detail::kMergeSortGrain, 4), 4);
   EXPECT_EQ(merge_sort_runs(int64_t(1) << 30, 6), 4);

@@ -2,8 +2,8 @@
 sort_runs_and_merge: runs sorted side by side, then merged by co-ranking)
 compared with NumPy: dtypes (8-byte ones take it, the others the general
 path), strides, ties, special values and the lengths around where it starts
-(2 * 2**17 elements on four or more host threads: the merge tests run a
-child process with KUMO_NUM_THREADS=4)."""
+(2 * 2**17 elements on two or more host threads; a child process with
+KUMO_NUM_THREADS=4 covers four runs and two merge rounds)."""
 import os
 import subprocess
 import sys
