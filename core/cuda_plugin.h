@@ -15,6 +15,7 @@ namespace kumo {
 class FftBackend;     // fft/fft_backend.h
 class LinalgBackend;  // linalg/linalg_backend.h
 class RandomBackend;  // random/random_backend.h
+class SortBackend;    // routines/sort_backend.h
 
 struct LaunchDims {
   unsigned grid[3] = {1, 1, 1};
@@ -81,6 +82,8 @@ class CudaPlugin {
   virtual RandomBackend& random() = 0;
   // cuFFT for arrays on CUDA devices.
   virtual FftBackend& fft() = 0;
+  // CUB radix sorts for arrays on CUDA devices.
+  virtual SortBackend& sort() = 0;
   // Human-readable versions: runtime, driver, NVRTC.
   virtual std::string version_info() = 0;
 };

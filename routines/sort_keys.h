@@ -23,6 +23,14 @@
 #include <hwy/contrib/sort/vqsort.h>
 #endif
 
+// The key transforms also run in the CUDA plugin's sort kernels
+// (routines/cuda/), compiled by nvcc: there they are device functions too.
+#ifdef __CUDACC__
+#define KUMO_SORT_KEY_FN __host__ __device__
+#else
+#define KUMO_SORT_KEY_FN
+#endif
+
 namespace kumo {
 namespace sort_detail {
 
@@ -40,9 +48,9 @@ struct Keys {
                                  : sizeof(U) == 4 ? U(0x7FC00000u)
                                                   : U(0x7FF8000000000000ull);
 
-  static bool is_nan(U b) { return (b & kExpMask) == kExpMask && (b & U(~kSign) & U(~kExpMask)) != 0; }
+  KUMO_SORT_KEY_FN static bool is_nan(U b) { return (b & kExpMask) == kExpMask && (b & U(~kSign) & U(~kExpMask)) != 0; }
 
-  static U key(U b) {
+  KUMO_SORT_KEY_FN static U key(U b) {
     if constexpr (K == KeyKind::kUnsigned) {
       return b;
     } else if constexpr (K == KeyKind::kSigned) {
@@ -53,7 +61,7 @@ struct Keys {
       return (b & kSign) ? U(~b) : U(b | kSign);
     }
   }
-  static U value(U k) {
+  KUMO_SORT_KEY_FN static U value(U k) {
     if constexpr (K == KeyKind::kUnsigned) {
       return k;
     } else if constexpr (K == KeyKind::kSigned) {
@@ -64,7 +72,7 @@ struct Keys {
     }
   }
   // Whether value(key(b)) gives b back (not for -0.0 or unusual NaNs).
-  static bool round_trips(U b) {
+  KUMO_SORT_KEY_FN static bool round_trips(U b) {
     if constexpr (K != KeyKind::kFloat) {
       return true;
     } else {
@@ -176,6 +184,96 @@ void radix_sort(U* keys, U* ktmp, I* idx, I* itmp, int64_t n, bool init_idx, int
       std::memcpy(keys + b, src + b, (e - b) * sizeof(U));
       if (idx) std::memcpy(idx + b, isrc + b, (e - b) * sizeof(I));
     });
+  }
+}
+
+// Number of elements of a (sorted, na long) among the first k of its stable
+// merge with b (sorted, nb long): the smallest i whose a[i] no earlier
+// element of b passes, found by bisection. Every k can so be placed without
+// merging what comes before it, which lets threads merge disjoint output
+// ranges of the same two runs.
+template <class U>
+int64_t co_rank(const U* a, int64_t na, const U* b, int64_t nb, int64_t k) {
+  int64_t lo = std::max<int64_t>(0, k - nb), hi = std::min<int64_t>(k, na);
+  while (lo < hi) {
+    const int64_t i = lo + (hi - lo) / 2;
+    if (b[k - i - 1] < a[i]) {
+      hi = i;
+    } else {
+      lo = i + 1;
+    }
+  }
+  return lo;
+}
+
+// Writes f(x) for the elements [k0, k1) of the stable merge of a and b to
+// out[k0, k1). The loop takes one element per step without a branch on the
+// data (random keys would mispredict half of them).
+template <class U, class F>
+void merge_range(const U* a, int64_t na, const U* b, int64_t nb, int64_t k0, int64_t k1, U* out, F f) {
+  int64_t i = co_rank(a, na, b, nb, k0), j = k0 - i;
+  const int64_t ie = co_rank(a, na, b, nb, k1), je = k1 - ie;
+  U* o = out + k0;
+  while (i < ie && j < je) {
+    const U x = a[i], y = b[j];
+    const bool take_b = y < x;
+    *o++ = f(take_b ? y : x);
+    i += !take_b;
+    j += take_b;
+  }
+  while (i < ie) *o++ = f(a[i++]);
+  while (j < je) *o++ = f(b[j++]);
+}
+
+// Per-thread share below which splitting a sort into merged runs does not pay.
+constexpr int64_t kMergeSortGrain = int64_t(1) << 17;
+
+// Number of runs (a power of two, at most `threads`) that sort_runs_and_merge
+// splits n keys into; 1 means sorting on one thread is better.
+inline int merge_sort_runs(int64_t n, int threads) {
+  int p = 1;
+  while (2 * p <= threads && 2 * p * kMergeSortGrain <= n) p *= 2;
+  return p;
+}
+
+// Sorts n keys on p threads (p a power of two, >= 2): thread t fills run t,
+// keys[n*t/p, n*(t+1)/p), with fill(begin, end) and sorts it with
+// sort_run(begin_ptr, length) (vqsort in routines/sorting.cpp); then runs
+// are merged pairwise in log2(p) rounds, each split evenly over the p
+// threads by co-ranking. The last round writes value(key) to out, so the
+// key-to-value pass costs no extra read. tmp holds n keys (used when p > 2).
+template <class U, class Fill, class SortRun, class Value>
+void sort_runs_and_merge(U* keys, U* tmp, U* out, int64_t n, int p, Fill fill, SortRun sort_run, Value value) {
+  std::vector<int64_t> bounds(p + 1);
+  for (int t = 0; t <= p; ++t) bounds[t] = n * t / p;
+  parallel_for(p, 1, [&](int64_t tb, int64_t te) {
+    for (int64_t t = tb; t < te; ++t) {
+      fill(bounds[t], bounds[t + 1]);
+      sort_run(keys + bounds[t], bounds[t + 1] - bounds[t]);
+    }
+  });
+  U* src = keys;
+  U* dst = tmp;
+  for (int runs = p; runs > 1; runs /= 2) {
+    const int per_pair = p / (runs / 2);  // threads merging each pair of runs
+    const bool last = runs == 2;
+    U* target = last ? out : dst;
+    parallel_for(p, 1, [&](int64_t tb, int64_t te) {
+      for (int64_t t = tb; t < te; ++t) {
+        const int64_t pair = t / per_pair, part = t % per_pair;
+        const int64_t lo = bounds[2 * pair], mid = bounds[2 * pair + 1], hi = bounds[2 * pair + 2];
+        const int64_t k0 = (hi - lo) * part / per_pair, k1 = (hi - lo) * (part + 1) / per_pair;
+        if (last) {
+          merge_range(src + lo, mid - lo, src + mid, hi - mid, k0, k1, target + lo, value);
+        } else {
+          merge_range(src + lo, mid - lo, src + mid, hi - mid, k0, k1, target + lo, [](U k) { return k; });
+        }
+      }
+    });
+    std::vector<int64_t> merged;
+    for (size_t i = 0; i < bounds.size(); i += 2) merged.push_back(bounds[i]);
+    bounds.swap(merged);
+    std::swap(src, dst);
   }
 }
 

@@ -7,8 +7,11 @@
 // argpartition are always stable (equal keys keep their order), which NumPy
 // allows for every `kind`.
 //
-// The work runs on the host; arrays of another device are copied to the host
-// and the results copied back to it.
+// Host arrays sort on the host. sort, argsort, partition and argpartition of
+// CUDA arrays run on their device through the CUDA plugin's SortBackend
+// (routines/sort_backend.h, CUB radix sorts; partitions are full sorts
+// there); lexsort, searchsorted and unique copy CUDA arrays to the host and
+// their results back.
 #pragma once
 #include <cstdint>
 #include <optional>

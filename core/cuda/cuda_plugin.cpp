@@ -17,6 +17,7 @@
 #include "fft/cuda/cufft_backend.h"
 #include "linalg/cuda/cuda_linalg.h"
 #include "random/cuda/cuda_random.h"
+#include "routines/cuda/cub_sort.h"
 
 namespace kumo {
 namespace cuda_detail {
@@ -109,6 +110,8 @@ class CudaPluginImpl final : public CudaPlugin {
   RandomBackend& random() override { return curand_random_backend(); }
 
   FftBackend& fft() override { return cufft_backend(); }
+
+  SortBackend& sort() override { return cub_sort_backend(); }
 
   MemoryPool& pinned_memory_pool() override {
     // Page-locking goes through the driver; without a device there is none.

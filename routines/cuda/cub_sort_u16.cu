@@ -1,0 +1,6 @@
+// CUB sorts of 16-bit keys (unsigned, signed, float values); see cub_sort.cuh.
+#include "routines/cuda/cub_sort.cuh"
+
+KUMO_CUB_SORT_INSTANTIATE(uint16_t, kUnsigned)
+KUMO_CUB_SORT_INSTANTIATE(uint16_t, kSigned)
+KUMO_CUB_SORT_INSTANTIATE(uint16_t, kFloat)
