@@ -406,7 +406,6 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
     if (weights->size() != x.size()) throw ValueError("The weights and list don't have the same length.");
     w = weights->astype(Dtype::kFloat64, Order::kC, false);
   }
-  Device& dev = x.device();
   int64_t nbins = minlength;
   if (x.size() > 0) {
     // One pass: the maximum of the values read as unsigned integers of their
