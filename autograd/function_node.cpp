@@ -41,27 +41,28 @@ std::string retained_what(const std::string& label, const char* kind) {
 
 }  // namespace
 
+// The Variable backward sees for a retained array on `node`: the user's
+// variable when it still holds exactly that array, otherwise a new variable
+// on the same node, so the graph through the node stays reachable.
+Variable FunctionNode::retained_variable(const std::shared_ptr<VariableNode>& node, const Array& array) {
+  Variable v = node->variable();
+  if (v.defined() && v.array().memory() == array.memory() && v.array().data() == array.data() &&
+      v.array().strides() == array.strides())
+    return v;
+  auto body = std::make_shared<VariableBody>();
+  body->data = array;
+  body->node = node;
+  body->requires_grad = node->requires_grad();
+  body->name = node->name();
+  if (node->body_.expired()) node->body_ = body;
+  return Variable(std::move(body));
+}
+
 std::vector<Variable> FunctionNode::get_retained_inputs() {
   if (released_) throw RuntimeError(retained_what(label(), "inputs") + " after the node was released by backward");
   std::vector<Variable> out;
   out.reserve(retained_inputs_.size());
-  for (const Retained& r : retained_inputs_) {
-    const std::shared_ptr<VariableNode>& node = inputs_.at(r.index);
-    Variable v = node->variable();
-    // The user's variable when it still holds the retained array; otherwise
-    // a new variable on the same node, so the graph upstream stays reachable.
-    if (!v.defined() || !v.array().shares_memory_with(r.array) || v.array().data() != r.array.data() ||
-        v.array().strides() != r.array.strides()) {
-      auto body = std::make_shared<VariableBody>();
-      body->data = r.array;
-      body->node = node;
-      body->requires_grad = node->requires_grad();
-      body->name = node->name();
-      if (node->body_.expired()) node->body_ = body;
-      v = Variable(std::move(body));
-    }
-    out.push_back(std::move(v));
-  }
+  for (const Retained& r : retained_inputs_) out.push_back(retained_variable(inputs_.at(r.index), r.array));
   return out;
 }
 
@@ -80,17 +81,7 @@ std::vector<Variable> FunctionNode::get_retained_outputs() {
       node->rank_ = rank_;
       outputs_[r.index] = node;
     }
-    Variable v = node->variable();
-    if (!v.defined() || v.array().data() != r.array.data()) {
-      auto body = std::make_shared<VariableBody>();
-      body->data = r.array;
-      body->node = node;
-      body->requires_grad = node->requires_grad();
-      body->name = node->name();
-      if (node->body_.expired()) node->body_ = body;
-      v = Variable(std::move(body));
-    }
-    out.push_back(std::move(v));
+    out.push_back(retained_variable(node, r.array));
   }
   return out;
 }

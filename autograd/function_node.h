@@ -98,6 +98,7 @@ class FunctionNode : public std::enable_shared_from_this<FunctionNode> {
   };
   // Throws when an array retained for backward was modified in place since.
   void check_retained_unmodified() const;
+  static Variable retained_variable(const std::shared_ptr<VariableNode>& node, const Array& array);
 
   std::vector<std::shared_ptr<VariableNode>> inputs_;
   std::vector<std::weak_ptr<VariableNode>> outputs_;

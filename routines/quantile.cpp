@@ -7,6 +7,7 @@
 #include <functional>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/errors.h"
@@ -224,48 +225,17 @@ void select_kth(T* p, int64_t n, const std::vector<int64_t>& kth) {
   }
 }
 
-// The order-preserving unsigned keys of routines/sort_keys.h for a C++ type.
+// The order-preserving unsigned keys of routines/sort_keys.h for a C++
+// integer or floating type: unsigned keys of the same width, of its kind.
 template <class T>
-struct KeyOf;
-template <>
-struct KeyOf<int8_t> {
-  using type = sort_detail::Keys<uint8_t, sort_detail::KeyKind::kSigned>;
-};
-template <>
-struct KeyOf<uint8_t> {
-  using type = sort_detail::Keys<uint8_t, sort_detail::KeyKind::kUnsigned>;
-};
-template <>
-struct KeyOf<int16_t> {
-  using type = sort_detail::Keys<uint16_t, sort_detail::KeyKind::kSigned>;
-};
-template <>
-struct KeyOf<uint16_t> {
-  using type = sort_detail::Keys<uint16_t, sort_detail::KeyKind::kUnsigned>;
-};
-template <>
-struct KeyOf<int32_t> {
-  using type = sort_detail::Keys<uint32_t, sort_detail::KeyKind::kSigned>;
-};
-template <>
-struct KeyOf<uint32_t> {
-  using type = sort_detail::Keys<uint32_t, sort_detail::KeyKind::kUnsigned>;
-};
-template <>
-struct KeyOf<int64_t> {
-  using type = sort_detail::Keys<uint64_t, sort_detail::KeyKind::kSigned>;
-};
-template <>
-struct KeyOf<uint64_t> {
-  using type = sort_detail::Keys<uint64_t, sort_detail::KeyKind::kUnsigned>;
-};
-template <>
-struct KeyOf<float> {
-  using type = sort_detail::Keys<uint32_t, sort_detail::KeyKind::kFloat>;
-};
-template <>
-struct KeyOf<double> {
-  using type = sort_detail::Keys<uint64_t, sort_detail::KeyKind::kFloat>;
+struct KeyOf {
+  using unsigned_type = std::conditional_t<
+      sizeof(T) == 1, uint8_t,
+      std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  static constexpr sort_detail::KeyKind kind = std::is_floating_point_v<T> ? sort_detail::KeyKind::kFloat
+                                               : std::is_signed_v<T>       ? sort_detail::KeyKind::kSigned
+                                                                           : sort_detail::KeyKind::kUnsigned;
+  using type = sort_detail::Keys<unsigned_type, kind>;
 };
 
 // The positions wanted in a slice, given its number of non-NaN values and
