@@ -30,6 +30,8 @@ void bind_sorting(py::module_& parent) {
   m.def("partition", &partition, py::arg("a"), py::arg("kth"), py::arg("axis") = -1, Release());
   m.def("argpartition", &argpartition, py::arg("a"), py::arg("kth"), py::arg("axis") = -1, Release());
   m.def("lexsort", &lexsort, py::arg("keys"), py::arg("axis") = -1, Release());
+  m.def("_searchsorted_generated", &searchsorted_generated, py::arg("a"), py::arg("v"), py::arg("side") = "left",
+        py::arg("sorter") = py::none());
   m.def("searchsorted", &searchsorted, py::arg("a"), py::arg("v"), py::arg("side") = "left",
         py::arg("sorter") = py::none(), Release());
   m.def(

@@ -14,7 +14,10 @@
 #include "core/device.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
+#include "kernels/elementwise.h"
+#include "routines/interop.h"
 #include "routines/manipulation.h"
+#include "routines/reduction.h"
 #include "routines/sort_backend.h"
 #include "routines/sort_keys.h"
 
@@ -610,12 +613,65 @@ Array lexsort(const std::vector<Array>& keys, int64_t axis) {
   return from_rows(out, first, ax);
 }
 
+namespace {
+
+// One binary search per element of x in the sorted a (or a[sorter]), in
+// NumPy's order (NaN after everything). Runs on the arrays' device.
+const kernels::ElementwiseSpec& searchsorted_spec() {
+  static auto s = kernels::ElementwiseSpec::create(
+      "kumo_searchsorted", "raw T a, T x, raw int64 sorter, raw int64 params", "int64 y",
+      "const int64_t n = params.at(0); const bool right = params.at(1) != 0;"
+      "const bool use_sorter = params.at(2) != 0; int64_t lo = 0, hi = n;"
+      "while (lo < hi) {"
+      "  const int64_t mid = lo + (hi - lo) / 2;"
+      "  const T v = a.at(use_sorter ? sorter.at(mid) : mid);"
+      "  if (right ? !kumo_sorted_less(x, v) : kumo_sorted_less(v, x)) lo = mid + 1; else hi = mid;"
+      "}"
+      "y = lo",
+      "template <class T> static KUMO_FN bool kumo_sorted_less(T p, T q) {"
+      "  return p < q || (q != q && p == p);"
+      "}");
+  return *s;
+}
+
+}  // namespace
+
+Array searchsorted_generated(const Array& a, const Array& v, const std::string& side,
+                             const std::optional<Array>& sorter) {
+  if (side != "left" && side != "right") throw ValueError("search side must be 'left' or 'right' (got '" + side + "')");
+  if (a.ndim() != 1)
+    throw ValueError(a.ndim() == 0 ? "object of too small depth for desired array"
+                                   : "object too deep for desired array");
+  const Dtype d = promote_types(a.dtype(), v.dtype());
+  if (is_complex(d)) throw TypeError("searchsorted_generated: complex values are searched on the host");
+  Device& device = v.device();
+  const int64_t n = a.size();
+  Array sv;
+  if (sorter) {
+    if (!is_integer(sorter->dtype())) throw TypeError("sorter must only contain integers");
+    if (sorter->ndim() != 1 || sorter->size() != n) throw ValueError("sorter.size must equal a.size");
+    sv = sorter->astype(Dtype::kInt64, Order::kC, false);
+    if (n > 0 && (kumo::min(sv).item<int64_t>() < 0 || kumo::max(sv).item<int64_t>() >= n))
+      throw ValueError("Sorter index out of range.");
+  } else {
+    sv = Array::empty(Shape{1}, Dtype::kInt64, device);
+  }
+  const std::vector<int64_t> params{n, side == "right" ? 1 : 0, sorter ? 1 : 0};
+  Array out = Array::empty(v.shape(), Dtype::kInt64, device);
+  kernels::call_elementwise(
+      searchsorted_spec(),
+      {a.astype(d, Order::kC, false), v.astype(d, Order::kK, false), sv, asarray(params, Shape{3}, device)}, {out});
+  return out;
+}
+
 Array searchsorted(const Array& a, const Array& v, const std::string& side, const std::optional<Array>& sorter) {
   if (side != "left" && side != "right") throw ValueError("search side must be 'left' or 'right' (got '" + side + "')");
   if (a.ndim() == 0) throw ValueError("object of too small depth for desired array");
   if (a.ndim() > 1) throw ValueError("object too deep for desired array");
   const bool right = side == "right";
   const Dtype d = promote_types(a.dtype(), v.dtype());
+  // On a CUDA device the search runs there (the host has its own grouped search).
+  if (&v.device() != &host_device() && !is_complex(d)) return searchsorted_generated(a, v, side, sorter);
   const Array av = on_host(a.astype(d, Order::kC, false)).copy(Order::kC);
   const Array vv = on_host(v.astype(d, Order::kC, false)).copy(Order::kC);
   const int64_t n = a.size();

@@ -53,6 +53,11 @@ Array lexsort(const std::vector<Array>& keys, int64_t axis = -1);
 Array searchsorted(const Array& a, const Array& v, const std::string& side = "left",
                    const std::optional<Array>& sorter = std::nullopt);
 
+// searchsorted as one generated kernel (a binary search per element) on the
+// arrays' device: what CUDA arrays use. Real dtypes only.
+Array searchsorted_generated(const Array& a, const Array& v, const std::string& side = "left",
+                             const std::optional<Array>& sorter = std::nullopt);
+
 // numpy.unique over the flattened array: the sorted distinct values and, when
 // asked, the index of each value's first occurrence, the inverse (shaped like
 // a, NumPy 2) and the counts. equal_nan merges all NaNs into one value.
