@@ -42,6 +42,14 @@ void bind_sorting(py::module_& parent) {
       },
       py::arg("a"), py::arg("return_index") = false, py::arg("return_inverse") = false,
       py::arg("return_counts") = false, py::arg("equal_nan") = true, Release());
+  m.def(
+      "_unique_composed",
+      [](const Array& a, bool return_index, bool return_inverse, bool return_counts, bool equal_nan) {
+        UniqueResult r = unique_composed(a, return_index, return_inverse, return_counts, equal_nan);
+        return std::make_tuple(r.values, r.index, r.inverse, r.counts);
+      },
+      py::arg("a"), py::arg("return_index") = false, py::arg("return_inverse") = false,
+      py::arg("return_counts") = false, py::arg("equal_nan") = true, Release());
 }
 
 }  // namespace py_bind

@@ -15,6 +15,10 @@
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #include "kernels/elementwise.h"
+#include "routines/assignment.h"
+#include "routines/creation.h"
+#include "routines/elementwise.h"
+#include "routines/indexing.h"
 #include "routines/interop.h"
 #include "routines/manipulation.h"
 #include "routines/reduction.h"
@@ -768,7 +772,56 @@ std::vector<int64_t> group_starts(int64_t n, Same same) {
 
 }  // namespace
 
+UniqueResult unique_composed(const Array& a, bool return_index, bool return_inverse, bool return_counts,
+                             bool equal_nan) {
+  Device& device = a.device();
+  const Array flat = a.reshape(Shape{a.size()});
+  const int64_t n = flat.size();
+  const bool need_perm = return_index || return_inverse;
+  // A stable argsort keeps each value's first occurrence first in its group.
+  const Array perm = need_perm ? argsort(flat, 0, std::string("stable")) : Array();
+  const Array sorted = need_perm ? take(flat, perm) : sort(flat, 0);
+  UniqueResult res;
+  if (n == 0) {
+    res.values = sorted;
+    if (return_index) res.index = Array::empty(Shape{0}, Dtype::kInt64, device);
+    if (return_inverse) res.inverse = Array::empty(a.shape(), Dtype::kInt64, device);
+    if (return_counts) res.counts = Array::empty(Shape{0}, Dtype::kInt64, device);
+    return res;
+  }
+  // head[i]: sorted[i] starts a group (differs from its predecessor; with
+  // equal_nan, NaN-holding values, which sort last, form one group).
+  const std::vector<IndexItem> rest{IndexItem::slice(1, std::nullopt, 1)};
+  const std::vector<IndexItem> but_last{IndexItem::slice(std::nullopt, n - 1, 1)};
+  Array later = sorted.index(rest), earlier = sorted.index(but_last);
+  Array differs = not_equal(later, earlier);
+  if (equal_nan && is_inexact(sorted.dtype()))
+    differs = logical_and(differs, logical_not(logical_and(isnan(later), isnan(earlier))));
+  Array head = Array::empty(Shape{n}, Dtype::kBool, device);
+  fill(head.index({IndexItem::slice(0, 1, 1)}), Scalar(true));
+  differs.copy_to(head.index(rest));
+  res.values = getitem(sorted, {head});
+  const Array starts = flatnonzero(head);
+  if (return_index) res.index = take(perm, starts);
+  if (return_inverse) {
+    Array group = subtract(cumsum(head.astype(Dtype::kInt64)), Scalar(1));
+    Array inverse = Array::empty(Shape{n}, Dtype::kInt64, device);
+    setitem(inverse, {perm}, group);
+    res.inverse = inverse.reshape(a.shape());
+  }
+  if (return_counts) {
+    const int64_t groups = starts.size();
+    Array ends = Array::empty(Shape{groups}, Dtype::kInt64, device);
+    starts.index(rest).copy_to(ends.index({IndexItem::slice(std::nullopt, groups - 1, 1)}));
+    fill(ends.index({IndexItem::slice(groups - 1, std::nullopt, 1)}), Scalar(n));
+    res.counts = subtract(ends, starts);
+  }
+  return res;
+}
+
 UniqueResult unique(const Array& a, bool return_index, bool return_inverse, bool return_counts, bool equal_nan) {
+  // Off the host, unique is composed of the device's sort and compaction.
+  if (&a.device() != &host_device()) return unique_composed(a, return_index, return_inverse, return_counts, equal_nan);
   const Array flat = a.reshape(Shape{a.size()});
   Rows r = rows_of(flat, 0);
   const int64_t n = r.n == 0 ? 0 : a.size();

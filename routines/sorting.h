@@ -67,5 +67,9 @@ struct UniqueResult {
 };
 UniqueResult unique(const Array& a, bool return_index = false, bool return_inverse = false, bool return_counts = false,
                     bool equal_nan = true);
+// unique composed of sort/argsort, comparisons and compaction on the array's
+// device: what arrays off the host use (the host has a faster direct path).
+UniqueResult unique_composed(const Array& a, bool return_index = false, bool return_inverse = false,
+                             bool return_counts = false, bool equal_nan = true);
 
 }  // namespace kumo
