@@ -127,6 +127,8 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<MemoryPool, std::unique_ptr<MemoryPool, py::nodelete>>(m, "MemoryPool")
       .def("used_bytes", &MemoryPool::used_bytes)
+      .def("peak_used_bytes", &MemoryPool::peak_used_bytes)
+      .def("reset_peak_used_bytes", &MemoryPool::reset_peak_used_bytes)
       .def("free_bytes", &MemoryPool::free_bytes)
       .def("total_bytes", &MemoryPool::total_bytes)
       .def("n_free_blocks", &MemoryPool::n_free_blocks)

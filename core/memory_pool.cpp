@@ -287,6 +287,7 @@ struct MemoryPool::Impl {
   Chunk* lru_oldest = nullptr;  // entirely free segments in the order they
   Chunk* lru_newest = nullptr;  // became free
   size_t used = 0;   // rounded bytes of chunks handed out
+  size_t peak_used = 0;  // the highest `used` since creation or the last reset
   size_t total = 0;  // bytes held from the raw allocator
   size_t limit = 0;
   // Once the MemoryPool object is gone nobody can reuse cached chunks, so
@@ -489,6 +490,7 @@ MemoryPool::Impl::Chunk* MemoryPool::Impl::take_best_fit(size_t rounded, StreamH
   if (c->in_lru) lru_unlink(c);
   c->in_use = true;
   used += rounded;
+  if (used > peak_used) peak_used = used;
   return c;
 }
 
@@ -656,6 +658,16 @@ void MemoryPool::free_all_blocks(std::optional<StreamHandle> stream) {
 size_t MemoryPool::used_bytes() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   return impl_->used;
+}
+
+size_t MemoryPool::peak_used_bytes() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->peak_used;
+}
+
+void MemoryPool::reset_peak_used_bytes() {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->peak_used = impl_->used;
 }
 
 size_t MemoryPool::free_bytes() const {

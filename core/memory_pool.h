@@ -122,6 +122,10 @@ class MemoryPool {
   void free_all_blocks(std::optional<StreamHandle> stream = std::nullopt);
 
   size_t used_bytes() const;    // bytes in chunks handed out
+  // The most used_bytes() has been since the pool was made or the last
+  // reset_peak_used_bytes() (which sets it to the current used bytes).
+  size_t peak_used_bytes() const;
+  void reset_peak_used_bytes();
   size_t free_bytes() const;    // bytes cached in free chunks
   size_t total_bytes() const;   // used + free (= bytes held from the raw allocator)
   size_t n_free_blocks() const; // number of free chunks

@@ -1,10 +1,14 @@
 #include "autograd/functions/math.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "autograd/function_node.h"
 #include "autograd/functions/basic_math.h"
+#include "autograd/mode.h"
+#include "kernels/elementwise.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"
 
@@ -20,6 +24,10 @@ struct UnaryRule {
   Array (*forward)(const Array& x);
   enum Needs { kInput, kOutput } needs;
   Variable (*gradient)(const Variable& x_or_y, const Variable& gy);
+  // The same gradient as one elementwise expression of v (x or y) and gy,
+  // used when the backward is not itself recorded (no double backprop):
+  // one kernel instead of a chain of them. Null: always use `gradient`.
+  const char* fused = nullptr;
 };
 
 // A constant (no gradient) array as a Variable.
@@ -27,57 +35,85 @@ Variable constant(Array a) { return Variable(std::move(a), false); }
 
 // The table: add a function by adding a row.
 const UnaryRule kExp{"Exp", [](const Array& x) { return kumo::exp(x); }, UnaryRule::kOutput,
-                     [](const Variable& y, const Variable& gy) { return gy * y; }};
+                     [](const Variable& y, const Variable& gy) { return gy * y; }, "gy * v"};
 const UnaryRule kLog{"Log", [](const Array& x) { return kumo::log(x); }, UnaryRule::kInput,
-                     [](const Variable& x, const Variable& gy) { return gy / x; }};
+                     [](const Variable& x, const Variable& gy) { return gy / x; }, "gy / v"};
 const UnaryRule kSqrt{"Sqrt", [](const Array& x) { return kumo::sqrt(x); }, UnaryRule::kOutput,
-                      [](const Variable& y, const Variable& gy) { return gy / (y * 2.0); }};
+                      [](const Variable& y, const Variable& gy) { return gy / (y * 2.0); }, "gy / (v * (T)2)"};
 const UnaryRule kSquare{"Square", [](const Array& x) { return kumo::square(x); }, UnaryRule::kInput,
-                        [](const Variable& x, const Variable& gy) { return gy * x * 2.0; }};
+                        [](const Variable& x, const Variable& gy) { return gy * x * 2.0; }, "gy * v * (T)2"};
 const UnaryRule kSin{"Sin", [](const Array& x) { return kumo::sin(x); }, UnaryRule::kInput,
                      [](const Variable& x, const Variable& gy) { return gy * cos(x); }};
 const UnaryRule kCos{"Cos", [](const Array& x) { return kumo::cos(x); }, UnaryRule::kInput,
                      [](const Variable& x, const Variable& gy) { return neg(gy * sin(x)); }};
 const UnaryRule kTanh{"Tanh", [](const Array& x) { return kumo::tanh(x); }, UnaryRule::kOutput,
-                      [](const Variable& y, const Variable& gy) { return gy * (1.0 - y * y); }};
+                      [](const Variable& y, const Variable& gy) { return gy * (1.0 - y * y); }, "gy * ((T)1 - v * v)"};
 // sigmoid(x) = (1 + tanh(x / 2)) / 2: no overflow for large |x|.
 const UnaryRule kSigmoid{
     "Sigmoid", [](const Array& x) { return kumo::add(kumo::multiply(kumo::tanh(kumo::multiply(x, 0.5)), 0.5), 0.5); },
-    UnaryRule::kOutput, [](const Variable& y, const Variable& gy) { return gy * y * (1.0 - y); }};
+    UnaryRule::kOutput, [](const Variable& y, const Variable& gy) { return gy * y * (1.0 - y); },
+    "gy * v * ((T)1 - v)"};
 const UnaryRule kRelu{"ReLU", [](const Array& x) { return kumo::maximum(x, Scalar(0)); }, UnaryRule::kOutput,
                       [](const Variable& y, const Variable& gy) {
                         return gy * constant(kumo::greater(y.array(), Scalar(0)).astype(y.dtype()));
-                      }};
+                      },
+                      "v > (T)0 ? gy : (T)0"};
 const UnaryRule kAbsolute{"Absolute", [](const Array& x) { return kumo::absolute(x); }, UnaryRule::kInput,
-                          [](const Variable& x, const Variable& gy) { return gy * constant(kumo::sign(x.array())); }};
+                          [](const Variable& x, const Variable& gy) { return gy * constant(kumo::sign(x.array())); },
+                          "v > (T)0 ? gy : (v < (T)0 ? -gy : (T)0)"};
 
 const UnaryRule kLog2{"Log2", [](const Array& x) { return kumo::log2(x); }, UnaryRule::kInput,
                       [](const Variable& x, const Variable& gy) { return gy / (x * 0.6931471805599453); }};
 const UnaryRule kLog10{"Log10", [](const Array& x) { return kumo::log10(x); }, UnaryRule::kInput,
                        [](const Variable& x, const Variable& gy) { return gy / (x * 2.302585092994046); }};
 const UnaryRule kLog1p{"Log1p", [](const Array& x) { return kumo::log1p(x); }, UnaryRule::kInput,
-                       [](const Variable& x, const Variable& gy) { return gy / (x + 1.0); }};
+                       [](const Variable& x, const Variable& gy) { return gy / (x + 1.0); }, "gy / (v + (T)1)"};
 const UnaryRule kExpm1{"Expm1", [](const Array& x) { return kumo::expm1(x); }, UnaryRule::kOutput,
-                       [](const Variable& y, const Variable& gy) { return gy * (y + 1.0); }};
+                       [](const Variable& y, const Variable& gy) { return gy * (y + 1.0); }, "gy * (v + (T)1)"};
 const UnaryRule kTan{"Tan", [](const Array& x) { return kumo::tan(x); }, UnaryRule::kOutput,
-                     [](const Variable& y, const Variable& gy) { return gy * (y * y + 1.0); }};
+                     [](const Variable& y, const Variable& gy) { return gy * (y * y + 1.0); }, "gy * (v * v + (T)1)"};
 const UnaryRule kArcsin{"Arcsin", [](const Array& x) { return kumo::arcsin(x); }, UnaryRule::kInput,
                         [](const Variable& x, const Variable& gy) { return gy / sqrt(1.0 - x * x); }};
 const UnaryRule kArccos{"Arccos", [](const Array& x) { return kumo::arccos(x); }, UnaryRule::kInput,
                         [](const Variable& x, const Variable& gy) { return neg(gy / sqrt(1.0 - x * x)); }};
 const UnaryRule kArctan{"Arctan", [](const Array& x) { return kumo::arctan(x); }, UnaryRule::kInput,
-                        [](const Variable& x, const Variable& gy) { return gy / (x * x + 1.0); }};
+                        [](const Variable& x, const Variable& gy) { return gy / (x * x + 1.0); },
+                        "gy / (v * v + (T)1)"};
 const UnaryRule kSinh{"Sinh", [](const Array& x) { return kumo::sinh(x); }, UnaryRule::kInput,
                       [](const Variable& x, const Variable& gy) { return gy * cosh(x); }};
 const UnaryRule kCosh{"Cosh", [](const Array& x) { return kumo::cosh(x); }, UnaryRule::kInput,
                       [](const Variable& x, const Variable& gy) { return gy * sinh(x); }};
 // 1/sqrt(x): its derivative -y^3/2.
 const UnaryRule kRsqrt{"Rsqrt", [](const Array& x) { return kumo::reciprocal(kumo::sqrt(x)); }, UnaryRule::kOutput,
-                       [](const Variable& y, const Variable& gy) { return gy * y * y * y * -0.5; }};
+                       [](const Variable& y, const Variable& gy) { return gy * y * y * y * -0.5; },
+                       "gy * v * v * v * (T)(-0.5)"};
 // Piecewise constant: zero gradient everywhere it exists (as Chainer's).
 Variable zero_gradient(const Variable& x, const Variable& gy) { return gy * constant(kumo::zeros_like(x.array())); }
 const UnaryRule kFloor{"Floor", [](const Array& x) { return kumo::floor(x); }, UnaryRule::kInput, zero_gradient};
 const UnaryRule kCeil{"Ceil", [](const Array& x) { return kumo::ceil(x); }, UnaryRule::kInput, zero_gradient};
+
+// The fused kernel applies to float32/float64 with gy of v's dtype and shape
+// (float16 and mixed dtypes take the composed path).
+bool fusable(const Array& v, const Array& gy) {
+  return v.dtype() == gy.dtype() && (v.dtype() == Dtype::kFloat32 || v.dtype() == Dtype::kFloat64) &&
+         v.shape() == gy.shape();
+}
+
+Array fused_gradient(const UnaryRule& rule, const Array& v, const Array& gy) {
+  static std::mutex mu;
+  static std::unordered_map<const UnaryRule*, std::shared_ptr<const kernels::ElementwiseSpec>> specs;
+  std::shared_ptr<const kernels::ElementwiseSpec> spec;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto& slot = specs[&rule];
+    if (!slot) {
+      slot = kernels::ElementwiseSpec::create(std::string("kumo_ag_") + rule.label + "_grad", "T v, T gy", "T gx",
+                                              std::string("gx = ") + rule.fused);
+    }
+    spec = slot;
+  }
+  return kernels::call_elementwise(*spec, {v, gy}, {Array()})[0];
+}
 
 class UnaryFunction : public FunctionNode {
  public:
@@ -92,6 +128,9 @@ class UnaryFunction : public FunctionNode {
   }
   std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
     Variable v = rule_.needs == UnaryRule::kInput ? get_retained_inputs()[0] : get_retained_outputs()[0];
+    if (rule_.fused && !is_backprop_enabled() && fusable(v.array(), gy[0].array())) {
+      return {constant(fused_gradient(rule_, v.array(), gy[0].array()))};
+    }
     return {rule_.gradient(v, gy[0])};
   }
 

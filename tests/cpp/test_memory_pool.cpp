@@ -182,6 +182,19 @@ TEST_F(PoolTest, MallocRoundsAndReportsRequestedSize) {
   EXPECT_EQ(pool->raw_name(), "fake");
 }
 
+TEST_F(PoolTest, PeakUsedBytesTracksTheHighestUseUntilReset) {
+  {
+    auto a = pool->malloc(3 * R);
+    auto b = pool->malloc(R);
+    EXPECT_EQ(pool->peak_used_bytes(), 4 * R);
+  }
+  EXPECT_EQ(pool->used_bytes(), 0u);
+  EXPECT_EQ(pool->peak_used_bytes(), 4 * R);
+  auto c = pool->malloc(R);
+  pool->reset_peak_used_bytes();
+  EXPECT_EQ(pool->peak_used_bytes(), R);
+}
+
 TEST_F(PoolTest, FreedBlockIsReused) {
   uintptr_t first;
   {
