@@ -10,6 +10,7 @@
 #include "autograd/mode.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"
+#include "routines/interop.h"
 #include "routines/reduction.h"
 
 namespace kumo {
