@@ -19,3 +19,6 @@
 #include "autograd/functions/math.h"
 #include "autograd/mode.h"
 #include "autograd/variable.h"
+#include "autograd/functions/math2.h"
+#include "autograd/functions/linalg2.h"
+#include "autograd/functions/activation2.h"
