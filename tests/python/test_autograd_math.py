@@ -9,59 +9,8 @@ import kumo
 import kumo.autograd.functions as F
 import kumo.special as ks
 from conftest import make_pair
-from kumo.autograd import Variable, grad
-
-try:  # Chainer's gradient checks (kumo.autograd.gradient_check) where present
-    from kumo.autograd.gradient_check import check_backward, check_double_backward
-except ImportError:  # pragma: no cover - a small equivalent until it lands
-    def _numerical(func, xs, gy, eps):
-        grads = []
-        for x in xs:
-            g = numpy.zeros_like(x)
-            for i in numpy.ndindex(x.shape):
-                old = x[i]
-                x[i] = old + eps
-                fp = _call(func, xs)
-                x[i] = old - eps
-                fm = _call(func, xs)
-                x[i] = old
-                g[i] = ((fp - fm) * gy).sum() / (2 * eps)
-            grads.append(g)
-        return grads
-
-    def _call(func, xs):
-        y = func(*[Variable(kumo.asarray(x.copy())) for x in xs])
-        return kumo.asnumpy(y.array).astype(numpy.float64)
-
-    def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e-4, no_grads=None, dtype=None):
-        xs = [numpy.array(x, dtype=numpy.float64) for x in (x_data if isinstance(x_data, tuple) else (x_data,))]
-        vs = [Variable(kumo.asarray(x.copy())) for x in xs]
-        y = func(*vs)
-        gy = numpy.asarray(y_grad, dtype=numpy.float64)
-        gx = grad([y], vs, [Variable(kumo.asarray(gy), requires_grad=False)])
-        for g, n in zip(gx, _numerical(func, xs, gy, eps)):
-            a = numpy.zeros_like(n) if g is None else kumo.asnumpy(g.array)
-            numpy.testing.assert_allclose(a, n, atol=atol, rtol=rtol)
-
-    def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(), params_grad_grad=(), eps=1e-3,
-                              atol=1e-4, rtol=1e-3, no_grads=None, dtype=None):
-        xs = x_data if isinstance(x_data, tuple) else (x_data,)
-        ggs = x_grad_grad if isinstance(x_grad_grad, tuple) else (x_grad_grad,)
-        n = len(xs)
-
-        def first_order(*args):
-            y = func(*args[:n])
-            gx = grad([y], list(args[:n]), [args[n]], enable_double_backprop=True)
-            total = None
-            for g, gg in zip(gx, ggs):
-                if g is None:
-                    continue
-                t = F.sum(g * kumo.asarray(numpy.asarray(gg, dtype=numpy.float64)))
-                total = t if total is None else total + t
-            return total
-
-        check_backward(first_order, tuple(xs) + (numpy.asarray(y_grad, dtype=numpy.float64),), numpy.float64(1.0),
-                       eps=eps, atol=atol, rtol=rtol)
+from kumo.autograd import Variable
+from kumo.autograd.gradient_check import check_backward, check_double_backward
 
 
 def rng(seed=0):
