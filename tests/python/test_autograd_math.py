@@ -562,3 +562,35 @@ def test_ag_maxout_errors():
 def test_ag_celu_alpha_zero():
     with pytest.raises(ValueError):
         F.celu(v(numpy.ones(2)), alpha=0.0)
+
+
+# ---- dtypes and edge shapes -----------------------------------------------------------------
+
+def test_ag_mixed_dtypes_promote_and_grads_keep_input_dtypes():
+    a = v(numpy.array([0.5, -1.0], numpy.float32))
+    b = v(numpy.array([2.0, 3.0], numpy.float64))
+    y = F.arctan2(a, b)
+    assert y.dtype == numpy.float64
+    F.sum(y).backward()
+    assert a.grad.dtype == numpy.float32 and b.grad.dtype == numpy.float64
+
+
+def test_ag_polygamma_broadcasts_orders():
+    x = numpy.array([[1.5], [2.5]])
+    y = F.polygamma(numpy.array([0, 1, 2]), v(x))
+    numpy.testing.assert_allclose(out(y), scipy.special.polygamma(numpy.array([0, 1, 2]), x), rtol=1e-12)
+    f = lambda a: F.polygamma(numpy.array([1, 2]), a)  # noqa: E731
+    check_backward(f, x, rng(30).standard_normal((2, 2)), eps=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("fn,ref", [(lambda a: F.prod(a, axis=0), lambda a: numpy.prod(a, axis=0)),
+                                    (lambda a: F.cumsum(a, axis=0), lambda a: numpy.cumsum(a, axis=0)),
+                                    (lambda a: F.cumprod(a, axis=1), lambda a: numpy.cumprod(a, axis=1))],
+                         ids=["prod", "cumsum", "cumprod"])
+def test_ag_empty_inputs(fn, ref):
+    x = numpy.ones((0, 3))
+    xv = v(x)
+    y = fn(xv)
+    numpy.testing.assert_array_equal(out(y), ref(x))
+    F.sum(y).backward()
+    assert xv.grad.shape == x.shape
