@@ -117,13 +117,21 @@ KUMO_FN double kumo_sp_zeta(double s, double q) {
                         -2.174868698558062e-16, 5.5090028283602295e-18, -1.3954464685812522e-19,
                         3.534707039629467e-21, -8.953517427037546e-23};
   double sum = 0.0, a = q;
-  while (a < 12.0 + s) {
-    sum += pow(a, -s);
+  // At most a million direct terms, so that no input makes the kernel hang
+  // (a hugely negative q is then nan; a huge s needs only a few terms anyway).
+  for (int k = 0; a < 12.0 + s; ++k) {
+    if (k == 1000000) {
+      if (a <= 0.0) return kumo_sp_nan();
+      break;
+    }
+    const double t = pow(a, -s);
+    sum += t;
     a += 1.0;
+    if (a > 1.0 && t * (a / (s - 1.0) + 1.0) <= 1e-18 * fabs(sum)) return sum;  // the rest is negligible
   }
   if (isinf(a)) return sum;
   double t = pow(a, -s);
-  sum += a * t / (s - 1.0) + 0.5 * t;
+  sum += pow(a, 1.0 - s) / (s - 1.0) + 0.5 * t;  // not a * t: t may underflow where this does not
   double fac = s * t / a;  // s (s+1) ... (s+2j-2) a^(-s-2j+1) for j = 1
   for (int j = 0; j < 14; ++j) {
     double term = c[j] * fac;

@@ -594,3 +594,13 @@ def test_ag_empty_inputs(fn, ref):
     numpy.testing.assert_array_equal(out(y), ref(x))
     F.sum(y).backward()
     assert xv.grad.shape == x.shape
+
+
+def test_special_polygamma_extreme_arguments_return():
+    # no input may make the kernel loop for long: huge orders and hugely negative x
+    n = numpy.array([1, 60, 300, 1])
+    x = numpy.array([-1e15 - 0.5, 3.0, 2.0, 1e200])
+    got = kumo.asnumpy(ks.polygamma(kumo.asarray(n), kumo.asarray(x)))
+    with numpy.errstate(all="ignore"):
+        expected = scipy.special.polygamma(n[1:], x[1:])
+    numpy.testing.assert_allclose(got[1:], expected, rtol=1e-10)
