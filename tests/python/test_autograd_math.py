@@ -604,3 +604,19 @@ def test_special_polygamma_extreme_arguments_return():
     with numpy.errstate(all="ignore"):
         expected = scipy.special.polygamma(n[1:], x[1:])
     numpy.testing.assert_allclose(got[1:], expected, rtol=1e-10)
+
+
+NON_CONTIGUOUS = [("erf", F.erf), ("lgamma", lambda x: F.lgamma(x + 3.0)), ("cumprod", lambda x: F.cumprod(x, axis=1)),
+                  ("prod", lambda x: F.prod(x, axis=0)), ("gelu", F.gelu), ("celu", F.celu),
+                  ("einsum", lambda x: F.einsum("ij->j", x)), ("maxout", lambda x: F.maxout(x, 2, axis=0))]
+
+
+@pytest.mark.parametrize("name,fn", NON_CONTIGUOUS, ids=[n[0] for n in NON_CONTIGUOUS])
+def test_ag_non_contiguous_gradients(name, fn):
+    r = rng(31)
+    base = r.uniform(0.3, 1.5, (4, 6)) * r.choice([-1, 1], (4, 6))
+    x = kumo.asarray(base)[::-1, ::2]  # negative and stepped strides
+    assert not x.flags.c_contiguous
+    y = fn(Variable(x))
+    check_backward(fn, x, r.standard_normal(y.shape), eps=1e-6, atol=1e-6)
+    check_double_backward(fn, x, r.standard_normal(y.shape), r.standard_normal(x.shape), eps=1e-5, atol=1e-5)
