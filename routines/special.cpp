@@ -87,6 +87,22 @@ KUMO_FN double kumo_sp_digamma(double x) {
   if (isnan(x)) return x;
   if (x == 0.0) return signbit(x) ? kumo_sp_inf() : -kumo_sp_inf();
   if (isinf(x)) return x > 0 ? x : kumo_sp_nan();
+  if (fabs(x - 1.4616321449683622) < 0.1) {
+    // Near the positive root x0 the recurrence below is only absolutely
+    // accurate; the Taylor series sum_k (-1)^(k+1) zeta(k+1, x0) (x - x0)^k
+    // (x0 in two doubles) keeps the relative accuracy.
+    const double c[19] = {0.9676722454476212,     -0.4427631689835921,    0.258499760955651,
+                          -0.16394270544240652,   0.10782405069126237,    -0.07219956125645471,
+                          0.04880428816414311,    -0.03316112647484736,   0.022597648232218104,
+                          -0.01542476590494896,   0.010538791616612175,   -0.007204534386356869,
+                          0.004926781395729853,   -0.003369801655439328,  0.002305126326734928,
+                          -0.0015769367714301972, 0.0010788252019162967,  -0.0007380709389960052,
+                          0.000504953265834602};
+    const double d = (x - 1.4616321449683622) - 9.549995429965697e-17;
+    double sum = c[18];
+    for (int k = 17; k >= 0; --k) sum = sum * d + c[k];
+    return sum * d;
+  }
   double r = 0.0;
   if (x < 0.0) {
     if (x == floor(x)) return kumo_sp_nan();

@@ -75,7 +75,8 @@ def test_special_digamma_near_poles_matches_mpmath():
     # SciPy's psi loses digits next to the negative integers; mpmath is exact
     mpmath = pytest.importorskip("mpmath")
     x = numpy.array([-0.9999999999999, -1.0000000001, -2.9999999, -1e-12, 1e-12])
-    expected = numpy.array([float(mpmath.digamma(mpmath.mpf(float(t)))) for t in x])
+    with mpmath.workdps(40):
+        expected = numpy.array([float(mpmath.digamma(mpmath.mpf(float(t)))) for t in x])
     numpy.testing.assert_allclose(kumo.asnumpy(ks.digamma(kumo.asarray(x))), expected, rtol=1e-12)
 
 
@@ -620,3 +621,12 @@ def test_ag_non_contiguous_gradients(name, fn):
     y = fn(Variable(x))
     check_backward(fn, x, r.standard_normal(y.shape), eps=1e-6, atol=1e-6)
     check_double_backward(fn, x, r.standard_normal(y.shape), r.standard_normal(x.shape), eps=1e-5, atol=1e-5)
+
+
+def test_special_digamma_near_its_root_matches_mpmath():
+    # around x0 = 1.46163... the value is small: relative accuracy needs care
+    mpmath = pytest.importorskip("mpmath")
+    x = numpy.array([1.4616321449683622, 1.46163214496836, 1.4616, 1.47, 1.45, 1.37, 1.55])
+    with mpmath.workdps(40):
+        expected = numpy.array([float(mpmath.digamma(mpmath.mpf(float(t)))) for t in x])
+    numpy.testing.assert_allclose(kumo.asnumpy(ks.digamma(kumo.asarray(x))), expected, rtol=1e-13)
