@@ -21,3 +21,6 @@
 #include "autograd/gradient_check.h"
 #include "autograd/mode.h"
 #include "autograd/variable.h"
+#include "autograd/functions/math2.h"
+#include "autograd/functions/linalg2.h"
+#include "autograd/functions/activation2.h"

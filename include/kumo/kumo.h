@@ -43,3 +43,4 @@
 
 #include "random/generator.h"
 #include "autograd/autograd.h"
+#include "routines/special.h"

@@ -136,3 +136,4 @@ dtypes = _numpy.dtypes
 # Last: ndarray and the ufunc type are complete, so the C++ operator and
 # ufunc-call slots can replace the generic ones (see bindings/fast_paths.cpp).
 _core._install_fast_paths(ndarray, type(add))
+from kumo import special  # noqa: E402,F401  (kumo.special: erf, gammaln, digamma, ...)

@@ -53,3 +53,14 @@ __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "squa
            "mean_squared_error", "concat", "stack", "split_axis", "expand_dims", "squeeze", "where", "maximum",
            "minimum", "clip", "max", "min", "leaky_relu", "elu", "selu", "softplus", "silu", "hard_sigmoid",
            "clipped_relu", "copy", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
+
+# Math, linear algebra and more activations (autograd/functions/{math2,linalg2,activation2}.h).
+from kumo._core.autograd.functions import (erf, erfc, erfinv, lgamma, digamma, polygamma, arctan2, fmod,  # noqa: E402
+                                           prod, cumsum, cumprod, average, argmax, argmin, squared_difference,
+                                           batch_l2_norm_squared, det, batch_det, inv, batch_inv, cholesky, solve,
+                                           einsum, tensordot, bilinear, celu, gelu, prelu, maxout, crelu, swish)
+
+__all__ += ["erf", "erfc", "erfinv", "lgamma", "digamma", "polygamma", "arctan2", "fmod", "prod", "cumsum", "cumprod",
+            "average", "argmax", "argmin", "squared_difference", "batch_l2_norm_squared", "det", "batch_det", "inv",
+            "batch_inv", "cholesky", "solve", "einsum", "tensordot", "bilinear", "celu", "gelu", "prelu", "maxout",
+            "crelu", "swish"]

@@ -1,0 +1,154 @@
+// kumo._core.autograd.functions: the math, linear algebra and activation
+// functions of autograd/functions/{math2,linalg2,activation2}.h with
+// Chainer's argument names.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "autograd/autograd.h"
+#include "bindings/convert.h"
+#include "core/errors.h"
+
+namespace kumo {
+namespace py_bind {
+
+namespace ag = kumo::autograd;
+
+namespace {
+
+// As bind_autograd.cpp's: a Variable as it is, an array-like as a constant
+// Variable, None as undefined (kept local so the two files stay independent).
+ag::Variable to_var(py::handle obj) {
+  if (obj.is_none()) return ag::Variable();
+  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj);
+  Array storage;
+  return ag::Variable(array_ref(obj, &storage), false);
+}
+
+Array to_array(py::handle obj) {
+  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj).array();
+  Array storage;
+  return array_ref(obj, &storage);
+}
+
+Axes to_axes(py::handle axis) {
+  if (axis.is_none()) return Axes();
+  if (py::isinstance<py::int_>(axis)) return Axes(py::cast<int64_t>(axis));
+  return Axes(to_int_list(axis));
+}
+
+std::optional<int64_t> to_axis(py::handle axis) {
+  if (axis.is_none()) return std::nullopt;
+  if (!py::isinstance<py::int_>(axis)) throw TypeError("axis must be an integer or None");
+  return py::cast<int64_t>(axis);
+}
+
+std::vector<int64_t> int_or_list(py::handle h) {
+  if (py::isinstance<py::int_>(h)) return {py::cast<int64_t>(h)};
+  return to_int_list(h);
+}
+
+}  // namespace
+
+void bind_autograd_math(py::module_& f) {
+  using Unary = ag::Variable (*)(const ag::Variable&);
+  const std::pair<const char*, Unary> unary[] = {
+      {"erf", ag::erf},       {"erfc", ag::erfc},       {"erfinv", ag::erfinv},
+      {"lgamma", ag::lgamma}, {"digamma", ag::digamma}, {"batch_l2_norm_squared", ag::batch_l2_norm_squared},
+  };
+  for (const auto& [name, fn] : unary) {
+    Unary g = fn;
+    f.def(
+        name, [g](py::handle x) { return g(to_var(x)); }, py::arg("x"));
+  }
+  f.def(
+      "polygamma", [](py::handle n, py::handle x) { return ag::polygamma(to_array(n), to_var(x)); }, py::arg("n"),
+      py::arg("x"));
+  f.def(
+      "arctan2", [](py::handle a, py::handle b) { return ag::arctan2(to_var(a), to_var(b)); }, py::arg("x1"),
+      py::arg("x2"));
+  f.def(
+      "fmod", [](py::handle a, py::handle b) { return ag::fmod(to_var(a), to_var(b)); }, py::arg("x"),
+      py::arg("divisor"));
+  f.def(
+      "squared_difference", [](py::handle a, py::handle b) { return ag::squared_difference(to_var(a), to_var(b)); },
+      py::arg("x1"), py::arg("x2"));
+  f.def(
+      "prod", [](py::handle x, py::handle axis, bool keepdims) { return ag::prod(to_var(x), to_axes(axis), keepdims); },
+      py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+  f.def(
+      "cumsum", [](py::handle x, py::handle axis) { return ag::cumsum(to_var(x), to_axis(axis)); }, py::arg("x"),
+      py::arg("axis") = py::none());
+  f.def(
+      "cumprod", [](py::handle x, py::handle axis) { return ag::cumprod(to_var(x), to_axis(axis)); }, py::arg("x"),
+      py::arg("axis") = py::none());
+  f.def(
+      "average",
+      [](py::handle x, py::handle axis, py::handle weights, bool keepdims) {
+        return ag::average(to_var(x), to_axes(axis), to_var(weights), keepdims);
+      },
+      py::arg("x"), py::arg("axis") = py::none(), py::arg("weights") = py::none(), py::arg("keepdims") = false);
+  f.def(
+      "argmax", [](py::handle x, py::handle axis) { return ag::argmax(to_var(x), to_axis(axis)); }, py::arg("x"),
+      py::arg("axis") = py::none());
+  f.def(
+      "argmin", [](py::handle x, py::handle axis) { return ag::argmin(to_var(x), to_axis(axis)); }, py::arg("x"),
+      py::arg("axis") = py::none());
+
+  const std::pair<const char*, Unary> matrix[] = {
+      {"det", ag::det},           {"batch_det", ag::batch_det}, {"inv", ag::inv}, {"batch_inv", ag::batch_inv},
+      {"cholesky", ag::cholesky},
+  };
+  for (const auto& [name, fn] : matrix) {
+    Unary g = fn;
+    f.def(
+        name, [g](py::handle a) { return g(to_var(a)); }, py::arg("a"));
+  }
+  f.def(
+      "solve", [](py::handle a, py::handle b) { return ag::solve(to_var(a), to_var(b)); }, py::arg("a"), py::arg("b"));
+  f.def("einsum", [](const std::string& subscripts, py::args operands) {
+    std::vector<ag::Variable> ops;
+    for (py::handle h : operands) ops.push_back(to_var(h));
+    return ag::einsum(subscripts, ops);
+  });
+  f.def(
+      "tensordot",
+      [](py::handle a, py::handle b, py::handle axes) {
+        if (py::isinstance<py::int_>(axes)) return ag::tensordot(to_var(a), to_var(b), py::cast<int64_t>(axes));
+        py::sequence pair = py::reinterpret_borrow<py::sequence>(axes);
+        if (pair.size() != 2) throw ValueError("tensordot: axes must be an integer or a pair of axis lists");
+        return ag::tensordot(to_var(a), to_var(b), int_or_list(pair[0]), int_or_list(pair[1]));
+      },
+      py::arg("a"), py::arg("b"), py::arg("axes") = 2);
+  f.def(
+      "bilinear",
+      [](py::handle e1, py::handle e2, py::handle W, py::handle V1, py::handle V2, py::handle b) {
+        return ag::bilinear(to_var(e1), to_var(e2), to_var(W), to_var(V1), to_var(V2), to_var(b));
+      },
+      py::arg("e1"), py::arg("e2"), py::arg("W"), py::arg("V1") = py::none(), py::arg("V2") = py::none(),
+      py::arg("b") = py::none());
+
+  f.def(
+      "celu", [](py::handle x, double alpha) { return ag::celu(to_var(x), alpha); }, py::arg("x"),
+      py::arg("alpha") = 1.0);
+  f.def(
+      "gelu", [](py::handle x, bool approximate) { return ag::gelu(to_var(x), approximate); }, py::arg("x"),
+      py::arg("approximate") = false);
+  f.def(
+      "prelu", [](py::handle x, py::handle W) { return ag::prelu(to_var(x), to_var(W)); }, py::arg("x"), py::arg("W"));
+  f.def(
+      "maxout", [](py::handle x, int64_t pool_size, int64_t axis) { return ag::maxout(to_var(x), pool_size, axis); },
+      py::arg("x"), py::arg("pool_size"), py::arg("axis") = 1);
+  f.def(
+      "crelu", [](py::handle x, int64_t axis) { return ag::crelu(to_var(x), axis); }, py::arg("x"),
+      py::arg("axis") = 1);
+  f.def(
+      "swish", [](py::handle x, py::handle beta) { return ag::swish(to_var(x), to_var(beta)); }, py::arg("x"),
+      py::arg("beta"));
+}
+
+}  // namespace py_bind
+}  // namespace kumo
