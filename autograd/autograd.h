@@ -19,3 +19,7 @@
 #include "autograd/functions/math.h"
 #include "autograd/mode.h"
 #include "autograd/variable.h"
+#include "autograd/functions/evaluation.h"
+#include "autograd/functions/loss2.h"
+#include "autograd/functions/noise.h"
+#include "autograd/functions/normalization.h"

@@ -79,3 +79,7 @@ Variable.__array_priority__ = 200  # ndarray op Variable goes to Variable's refl
 
 __all__ = ["Variable", "FunctionNode", "grad", "no_backprop_mode", "force_backprop_mode", "is_backprop_enabled",
            "functions"]
+
+from kumo.autograd._config import config, using_config  # noqa: E402
+
+__all__ += ["config", "using_config"]

@@ -53,3 +53,17 @@ __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "squa
            "mean_squared_error", "concat", "stack", "split_axis", "expand_dims", "squeeze", "where", "maximum",
            "minimum", "clip", "max", "min", "leaky_relu", "elu", "selu", "softplus", "silu", "hard_sigmoid",
            "clipped_relu", "copy", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
+
+# Normalization, noise, losses and evaluation (bind_autograd_norm.cpp).
+from kumo._core.autograd.functions import (  # noqa: E402
+    batch_normalization, fixed_batch_normalization, layer_normalization, group_normalization,
+    local_response_normalization, normalize, dropout, gaussian, gumbel_softmax, softmax_cross_entropy, accuracy,
+    sigmoid_cross_entropy, mean_absolute_error, huber_loss, hinge, squared_error, absolute_error, contrastive,
+    triplet, gaussian_kl_divergence, bernoulli_nll, gaussian_nll, cross_covariance, decov, binary_accuracy,
+    r2_score)
+
+__all__ += ["batch_normalization", "fixed_batch_normalization", "layer_normalization", "group_normalization",
+            "local_response_normalization", "normalize", "dropout", "gaussian", "gumbel_softmax",
+            "sigmoid_cross_entropy", "mean_absolute_error", "huber_loss", "hinge", "squared_error", "absolute_error",
+            "contrastive", "triplet", "gaussian_kl_divergence", "bernoulli_nll", "gaussian_nll", "cross_covariance",
+            "decov", "binary_accuracy", "r2_score"]

@@ -1,0 +1,191 @@
+#include "autograd/functions/normalization.h"
+
+#include <algorithm>
+#include <string>
+
+#include "autograd/functions/array.h"
+#include "autograd/functions/basic_math.h"
+#include "autograd/functions/combine.h"
+#include "autograd/functions/indexing.h"
+#include "autograd/functions/math.h"
+#include "core/errors.h"
+#include "routines/assignment.h"
+#include "routines/creation.h"
+#include "routines/elementwise.h"
+#include "routines/reduction.h"
+
+namespace kumo {
+namespace autograd {
+namespace {
+
+void require_floating(const Variable& v, const std::string& who, const std::string& what) {
+  if (!is_floating(v.dtype()))
+    throw TypeError(who + ": " + what + " must be of a floating dtype, got " + dtype_name(v.dtype()));
+}
+
+// The reduced axes of a batch normalization (Chainer's rule when none are
+// given: axis 0 and every axis after gamma's), normalized and sorted.
+std::vector<int64_t> batch_axes(const std::string& who, int ndim, int gamma_ndim,
+                                const std::optional<std::vector<int64_t>>& axis) {
+  std::vector<int64_t> axes;
+  if (axis) {
+    for (int64_t a : *axis) axes.push_back(normalize_axis(a, ndim));
+    std::sort(axes.begin(), axes.end());
+    if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+      throw ValueError(who + ": repeated axis in " + std::to_string(axes.size()) + " axes");
+  } else {
+    if (ndim < gamma_ndim + 1)
+      throw ValueError(who + ": x must have at least " + std::to_string(gamma_ndim + 1) + " dimensions, got " +
+                       std::to_string(ndim));
+    axes.push_back(0);
+    for (int a = gamma_ndim + 1; a < ndim; ++a) axes.push_back(a);
+  }
+  return axes;
+}
+
+// The shape of x with the reduced axes set to 1 (how gamma broadcasts), after
+// checking that gamma's shape is x's over the kept axes.
+Shape kept_shape(const std::string& who, const Shape& x, const std::vector<int64_t>& axes, const Shape& param,
+                 const std::string& name) {
+  Shape keep = x, expected;
+  for (int64_t a : axes) keep[a] = 1;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(i))) expected.push_back(x[i]);
+  if (param != expected)
+    throw ValueError(who + ": " + name + " must have shape " + expected.to_string() + ", got " + param.to_string());
+  return keep;
+}
+
+// r = decay * r + (1 - decay) * value, written into r (Chainer updates the
+// running statistics in place).
+void update_running(const std::string& who, const std::string& name, const Array& running, const Array& value,
+                    double decay) {
+  if (running.shape() != value.shape())
+    throw ValueError(who + ": " + name + " must have shape " + value.shape().to_string() + ", got " +
+                     running.shape().to_string());
+  Array updated = kumo::add(kumo::multiply(running, Scalar(decay)), kumo::multiply(value, Scalar(1.0 - decay)));
+  copyto(running, updated, Casting::kUnsafe);
+}
+
+}  // namespace
+
+Variable batch_normalization(const Variable& x, const Variable& gamma, const Variable& beta, double eps,
+                             const Array& running_mean, const Array& running_var, double decay,
+                             const std::optional<std::vector<int64_t>>& axis) {
+  const std::string who = "batch_normalization";
+  require_floating(x, who, "x");
+  require_floating(gamma, who, "gamma");
+  require_floating(beta, who, "beta");
+  if (eps <= 0) throw ValueError(who + ": eps must be positive");
+  const std::vector<int64_t> axes = batch_axes(who, x.ndim(), gamma.ndim(), axis);
+  const Shape keep = kept_shape(who, x.shape(), axes, gamma.shape(), "gamma");
+  kept_shape(who, x.shape(), axes, beta.shape(), "beta");
+  Variable mu = mean(x, Axes(axes), true);
+  Variable centered = x - mu;
+  Variable var = mean(square(centered), Axes(axes), true);
+  Variable y = centered * rsqrt(var + eps) * reshape(gamma, keep) + reshape(beta, keep);
+  if (running_mean.defined() || running_var.defined()) {
+    const int64_t m = gamma.size() > 0 ? x.size() / gamma.size() : 0;
+    // The running variance is the unbiased estimate: m / (m - 1) times the batch's.
+    const double adjust = static_cast<double>(m) / std::max(static_cast<double>(m) - 1.0, 1.0);
+    if (running_mean.defined())
+      update_running(who, "running_mean", running_mean, mu.array().reshape(gamma.shape()), decay);
+    if (running_var.defined())
+      update_running(who, "running_var", running_var,
+                     kumo::multiply(var.array().reshape(gamma.shape()), Scalar(adjust)), decay);
+  }
+  return y;
+}
+
+Variable fixed_batch_normalization(const Variable& x, const Variable& gamma, const Variable& beta,
+                                   const Variable& mean_, const Variable& var, double eps,
+                                   const std::optional<std::vector<int64_t>>& axis) {
+  const std::string who = "fixed_batch_normalization";
+  for (const auto& [v, name] : {std::pair<const Variable&, const char*>{x, "x"},
+                                {gamma, "gamma"},
+                                {beta, "beta"},
+                                {mean_, "mean"},
+                                {var, "var"}})
+    require_floating(v, who, name);
+  if (eps <= 0) throw ValueError(who + ": eps must be positive");
+  const std::vector<int64_t> axes = batch_axes(who, x.ndim(), gamma.ndim(), axis);
+  const Shape keep = kept_shape(who, x.shape(), axes, gamma.shape(), "gamma");
+  kept_shape(who, x.shape(), axes, beta.shape(), "beta");
+  kept_shape(who, x.shape(), axes, mean_.shape(), "mean");
+  kept_shape(who, x.shape(), axes, var.shape(), "var");
+  Variable scale = reshape(gamma * rsqrt(var + eps), keep);
+  return (x - reshape(mean_, keep)) * scale + reshape(beta, keep);
+}
+
+Variable layer_normalization(const Variable& x, const Variable& gamma, const Variable& beta, double eps) {
+  const std::string who = "layer_normalization";
+  require_floating(x, who, "x");
+  require_floating(gamma, who, "gamma");
+  require_floating(beta, who, "beta");
+  if (x.ndim() < 2) throw ValueError(who + ": x must have at least 2 dimensions, got " + x.shape().to_string());
+  Shape unit(std::vector<int64_t>(x.shape().begin() + 1, x.shape().end()));
+  if (gamma.shape() != unit || beta.shape() != unit)
+    throw ValueError(who + ": gamma and beta must have shape " + unit.to_string() + ", got " +
+                     gamma.shape().to_string() + " and " + beta.shape().to_string());
+  std::vector<int64_t> axes;
+  for (int a = 1; a < x.ndim(); ++a) axes.push_back(a);
+  Variable centered = x - mean(x, Axes(axes), true);
+  Variable var = mean(square(centered), Axes(axes), true);
+  return centered * rsqrt(var + eps) * gamma + beta;
+}
+
+Variable group_normalization(const Variable& x, int64_t groups, const Variable& gamma, const Variable& beta,
+                             double eps) {
+  const std::string who = "group_normalization";
+  require_floating(x, who, "x");
+  require_floating(gamma, who, "gamma");
+  require_floating(beta, who, "beta");
+  if (x.ndim() <= 2)
+    throw ValueError(who + ": input dimension must be greater than 2, including the batch dimension, got " +
+                     x.shape().to_string());
+  const int64_t channels = x.shape()[1];
+  if (groups <= 0 || channels % groups != 0)
+    throw ValueError(who + ": groups (" + std::to_string(groups) + ") must be a positive divisor of the " +
+                     std::to_string(channels) + " channels");
+  if (gamma.shape() != Shape{channels} || beta.shape() != Shape{channels})
+    throw ValueError(who + ": gamma and beta must have shape (" + std::to_string(channels) + ",), got " +
+                     gamma.shape().to_string() + " and " + beta.shape().to_string());
+  const int64_t n = x.shape()[0];
+  const int64_t per_group = n * groups > 0 ? x.size() / (n * groups) : 0;
+  Variable grouped = reshape(x, Shape{n, groups, per_group});
+  Variable centered = grouped - mean(grouped, Axes(2), true);
+  Variable var = mean(square(centered), Axes(2), true);
+  Variable normalized = reshape(centered * rsqrt(var + eps), x.shape());
+  Shape param(std::vector<int64_t>(x.ndim(), 1));
+  param[1] = channels;
+  return normalized * reshape(gamma, param) + reshape(beta, param);
+}
+
+Variable local_response_normalization(const Variable& x, int64_t n, double k, double alpha, double beta) {
+  const std::string who = "local_response_normalization";
+  require_floating(x, who, "x");
+  if (x.ndim() < 2) throw ValueError(who + ": x must have at least 2 dimensions, got " + x.shape().to_string());
+  if (n <= 0) throw ValueError(who + ": n must be positive");
+  const int64_t half = n / 2, channels = x.shape()[1];
+  Variable x2 = square(x);
+  // Zero channels on both sides, then the window sum as 2 * half + 1 shifted slices.
+  Shape pad_shape = x.shape();
+  pad_shape[1] = half;
+  Variable pad(zeros(pad_shape, x.dtype(), Order::kC, x.device()), false);
+  Variable padded = half > 0 ? concat({pad, x2, pad}, 1) : x2;
+  Variable window;
+  for (int64_t i = 0; i <= 2 * half; ++i) {
+    std::vector<Index> index{kumo::all(), kumo::slice(i, i + channels)};
+    Variable part = get_item(padded, index);
+    window = window.defined() ? window + part : part;
+  }
+  return x * pow(window * alpha + k, -beta);
+}
+
+Variable normalize(const Variable& x, double eps, int64_t axis) {
+  require_floating(x, "normalize", "x");
+  return x / (sqrt(sum(square(x), Axes(axis), true)) + eps);
+}
+
+}  // namespace autograd
+}  // namespace kumo
