@@ -233,6 +233,17 @@ def test_config_train_default_and_using_config():
     assert config.train is True
 
 
+def test_config_train_can_be_set():
+    try:
+        config.train = False
+        assert config.train is False
+        y = F.dropout(numpy.ones((3, 3)), 0.9)
+        numpy.testing.assert_array_equal(y.array.get(), numpy.ones((3, 3)))
+    finally:
+        config.train = True
+    assert config.train is True
+
+
 def test_using_config_unknown_name():
     with pytest.raises(ValueError):
         with using_config("no_such_option", 1):
