@@ -1,11 +1,17 @@
 """Helpers for test_autograd_norm.py and test_autograd_norm_loss.py: inputs,
-and gradient checks by central differences in float64: first derivatives
-against the backward pass, second derivatives against a recorded
-(enable_double_backprop) backward pass."""
+and gradient checks in float64: kumo.autograd.gradient_check (one random
+direction) and, element by element, central differences of the first
+derivatives against the backward pass and of the second derivatives against
+a recorded (enable_double_backprop) backward pass."""
 import numpy
 
 import kumo
 from kumo.autograd import Variable, grad
+
+try:
+    from kumo.autograd import gradient_check
+except ImportError:  # an older engine: the element-by-element checks only
+    gradient_check = None
 
 
 def rand(shape, seed=0, low=-1.0, high=1.0, dtype=numpy.float64):
@@ -70,9 +76,16 @@ def _local_check_double_backward(func, xs, gy, eps=1e-6, atol=1e-6, rtol=1e-5):
 
 def check_backward(func, xs, gy, **kw):
     xs = tuple(numpy.asarray(x, dtype=numpy.float64) for x in xs)
+    if gradient_check is not None:
+        gradient_check.check_backward(func, xs, numpy.asarray(gy, dtype=numpy.float64), eps=1e-5, atol=1e-6,
+                                      rtol=1e-5)
     _local_check_backward(func, xs, gy, **kw)
 
 
 def check_double_backward(func, xs, gy, **kw):
     xs = tuple(numpy.asarray(x, dtype=numpy.float64) for x in xs)
+    if gradient_check is not None:
+        ggx = tuple(numpy.random.default_rng(200 + i).uniform(-1, 1, x.shape) for i, x in enumerate(xs))
+        gradient_check.check_double_backward(func, xs, numpy.asarray(gy, dtype=numpy.float64), ggx, eps=1e-5,
+                                             atol=1e-6, rtol=1e-5)
     _local_check_double_backward(func, xs, gy, **kw)
