@@ -353,3 +353,26 @@ def test_gumbel_softmax_axis_and_dtype():
     y = F.gumbel_softmax(numpy.zeros((3, 4, 2), numpy.float32), tau=0.5, axis=2)
     assert y.dtype == numpy.float32
     numpy.testing.assert_allclose(y.array.get().sum(axis=2), 1.0, rtol=1e-5)
+
+
+# ----------------------------------------------------------------------------- float32
+F32_CASES = [
+    ("layer_normalization", lambda x, g, b: F.layer_normalization(x, g, b),
+     lambda x, g, b: ln_ref(x, g, b, 1e-5), [(3, 4), (4,), (4,)]),
+    ("group_normalization", lambda x, g, b: F.group_normalization(x, 2, g, b),
+     lambda x, g, b: gn_ref(x, 2, g, b, 1e-5), [(2, 4, 3), (4,), (4,)]),
+    ("fixed_batch_normalization", lambda x, g, b: F.fixed_batch_normalization(x, g, b, b, g * g + 1),
+     lambda x, g, b: g * (x - b) / numpy.sqrt(g * g + 1 + 2e-5) + b, [(3, 4), (4,), (4,)]),
+    ("local_response_normalization", lambda x: F.local_response_normalization(x, 3, 1.0, 0.5, 0.75),
+     lambda x: lrn_ref(x, 3, 1.0, 0.5, 0.75), [(2, 5, 2)]),
+    ("normalize", lambda x: F.normalize(x, axis=0), lambda x: normalize_ref(x, 1e-5, 0), [(3, 4)]),
+]
+
+
+@pytest.mark.parametrize("name,fn,ref,shapes", F32_CASES, ids=[c[0] for c in F32_CASES])
+def test_float32_forward(name, fn, ref, shapes):
+    args = [rand(s, seed=i + 1) for i, s in enumerate(shapes)]
+    y = fn(*[a.astype(numpy.float32) for a in args])
+    assert y.dtype == numpy.float32
+    expected = ref(*[a.astype(numpy.float32).astype(numpy.float64) for a in args])
+    numpy.testing.assert_allclose(y.array.get(), expected, rtol=2e-4, atol=2e-5)

@@ -453,3 +453,32 @@ def test_r2_score_errors():
         F.r2_score(rand((3,)), rand((3,)), multioutput="variance_weighted")
     with pytest.raises(ValueError):
         F.r2_score(rand((3,)), rand((4,)))
+
+
+# ----------------------------------------------------------------------------- float32
+_T = labels((4, 3), 2, seed=7, ignore=-1)
+_T1 = labels((4,), 3, seed=8)
+F32_CASES = [
+    ("sigmoid_cross_entropy", lambda x: F.sigmoid_cross_entropy(x, _T), lambda x: sigce_ref(x, _T), 1),
+    ("huber_loss", lambda x, t: F.huber_loss(x, t, 0.5), lambda x, t: huber_ref(x, t, 0.5, "sum_along_second_axis"),
+     2),
+    ("hinge", lambda x: F.hinge(x, _T1, norm="L2"), lambda x: hinge_ref(x, _T1, "L2", "mean"), 1),
+    ("contrastive", lambda a, b: F.contrastive(a, b, _T1 % 2), lambda a, b: contrastive_ref(a, b, _T1 % 2, 1, "mean"),
+     2),
+    ("triplet", lambda a, p, n: F.triplet(a, p, n), lambda a, p, n: triplet_ref(a, p, n, 0.2, "mean"), 3),
+    ("gaussian_nll", lambda x, m, v: F.gaussian_nll(x, m, v), VAE[2][2], 3),
+    ("cross_covariance", lambda y, z: F.cross_covariance(y, z), lambda y, z: 0.5 * (cov_ref(y, z) ** 2).sum(), 2),
+    ("decov", lambda h: F.decov(h, reduce="no"), lambda h: cov_ref(h, h) * (1 - numpy.eye(3)), 1),
+    ("r2_score", lambda p, t: F.r2_score(p, t), lambda p, t: r2_ref(p, t, "uniform_average"), 2),
+]
+
+
+@pytest.mark.parametrize("name,fn,ref,nargs", F32_CASES, ids=[c[0] for c in F32_CASES])
+def test_float32_forward(name, fn, ref, nargs):
+    args = [rand((4, 3), seed=i + 1) for i in range(nargs)]
+    y = fn(*[a.astype(numpy.float32) for a in args])
+    assert y.dtype == numpy.float32
+    expected = ref(*[a.astype(numpy.float32).astype(numpy.float64) for a in args])
+    if name == "gaussian_nll":
+        expected = expected.sum()
+    numpy.testing.assert_allclose(y.array.get(), expected, rtol=2e-4, atol=2e-5)
