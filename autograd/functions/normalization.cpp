@@ -1,13 +1,16 @@
 #include "autograd/functions/normalization.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
+#include "autograd/function_node.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/combine.h"
 #include "autograd/functions/indexing.h"
 #include "autograd/functions/math.h"
+#include "autograd/mode.h"
 #include "core/errors.h"
 #include "routines/assignment.h"
 #include "routines/creation.h"
@@ -67,6 +70,74 @@ void update_running(const std::string& who, const std::string& name, const Array
   copyto(running, updated, Casting::kUnsafe);
 }
 
+// Batch normalization as one node: the forward computes the statistics once
+// (a mean and a variance reduction) and three elementwise passes, and
+// keeps only x and gamma (plus the small per-channel mean and 1/std).
+// The backward is the closed form
+//   gx = gamma / std * (gy - mean(gy) - xhat * mean(gy * xhat)),
+//   ggamma = sum(gy * xhat), gbeta = sum(gy)
+// written with differentiable functions. Under double backprop the
+// statistics are recomputed from x as Variables, so the result is
+// differentiable in x too; otherwise the stored ones are used as constants.
+class BatchNormalization : public FunctionNode {
+ public:
+  BatchNormalization(std::vector<int64_t> axes, Shape keep, double eps)
+      : axes_(std::move(axes)), keep_(std::move(keep)), eps_(eps) {}
+  std::string label() const override { return "BatchNormalization"; }
+
+  std::vector<Array> forward(const std::vector<Array>& in) override {
+    retain_inputs({0, 1});
+    const Array& x = in[0];
+    mean_ = kumo::mean(x, Axes(axes_), ReduceOptions().keepdims(true));
+    var_ = kumo::var(x, Axes(axes_), VarOptions().keepdims(true).mean(mean_));
+    inv_std_ = kumo::divide(Scalar(1.0), kumo::sqrt(kumo::add(var_, Scalar(eps_))));
+    Array scale = kumo::multiply(in[1].reshape(keep_), inv_std_);
+    Array y = kumo::add(kumo::multiply(kumo::subtract(x, mean_), scale), in[2].reshape(keep_));
+    return {y};
+  }
+
+  std::vector<Variable> backward(const std::vector<size_t>& targets, const std::vector<Variable>& gys) override {
+    std::vector<Variable> retained = get_retained_inputs();
+    const Variable& x = retained[0];
+    const Variable& gamma = retained[1];
+    const Variable& gy = gys[0];
+    const Axes axes(axes_);
+    Variable mu, inv_std;
+    if (is_backprop_enabled()) {
+      mu = mean(x, axes, true);
+      inv_std = rsqrt(mean(square(x - mu), axes, true) + eps_);
+    } else {
+      mu = Variable(mean_, false);
+      inv_std = Variable(inv_std_, false);
+    }
+    Variable xhat = (x - mu) * inv_std;
+    Variable gbeta_k = sum(gy, axes, true);
+    Variable ggamma_k = sum(gy * xhat, axes, true);
+    std::vector<Variable> out;
+    for (size_t i : targets) {
+      if (i == 0) {
+        const double m =
+            std::max(static_cast<double>(x.size()) / static_cast<double>(std::max<int64_t>(gamma.size(), 1)), 1.0);
+        out.push_back(reshape(gamma, keep_) * inv_std * (gy - gbeta_k / m - xhat * (ggamma_k / m)));
+      } else if (i == 1) {
+        out.push_back(reshape(ggamma_k, gamma.shape()));
+      } else {
+        out.push_back(reshape(gbeta_k, gamma.shape()));
+      }
+    }
+    return out;
+  }
+
+  const Array& batch_mean() const { return mean_; }
+  const Array& batch_var() const { return var_; }
+
+ private:
+  std::vector<int64_t> axes_;
+  Shape keep_;
+  double eps_;
+  Array mean_, var_, inv_std_;
+};
+
 }  // namespace
 
 Variable batch_normalization(const Variable& x, const Variable& gamma, const Variable& beta, double eps,
@@ -80,19 +151,17 @@ Variable batch_normalization(const Variable& x, const Variable& gamma, const Var
   const std::vector<int64_t> axes = batch_axes(who, x.ndim(), gamma.ndim(), axis);
   const Shape keep = kept_shape(who, x.shape(), axes, gamma.shape(), "gamma");
   kept_shape(who, x.shape(), axes, beta.shape(), "beta");
-  Variable mu = mean(x, Axes(axes), true);
-  Variable centered = x - mu;
-  Variable var = mean(square(centered), Axes(axes), true);
-  Variable y = centered * rsqrt(var + eps) * reshape(gamma, keep) + reshape(beta, keep);
+  auto node = std::make_shared<BatchNormalization>(axes, keep, eps);
+  Variable y = apply(node, {x, gamma, beta})[0];
   if (running_mean.defined() || running_var.defined()) {
     const int64_t m = gamma.size() > 0 ? x.size() / gamma.size() : 0;
     // The running variance is the unbiased estimate: m / (m - 1) times the batch's.
     const double adjust = static_cast<double>(m) / std::max(static_cast<double>(m) - 1.0, 1.0);
     if (running_mean.defined())
-      update_running(who, "running_mean", running_mean, mu.array().reshape(gamma.shape()), decay);
+      update_running(who, "running_mean", running_mean, node->batch_mean().reshape(gamma.shape()), decay);
     if (running_var.defined())
       update_running(who, "running_var", running_var,
-                     kumo::multiply(var.array().reshape(gamma.shape()), Scalar(adjust)), decay);
+                     kumo::multiply(node->batch_var().reshape(gamma.shape()), Scalar(adjust)), decay);
   }
   return y;
 }
