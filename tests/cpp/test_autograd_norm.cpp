@@ -92,3 +92,29 @@ TEST(AutogradNorm, LossesAndEvaluation) {
   EXPECT_NEAR(values(r2.array())[0], 1.0, 1e-12);
   EXPECT_THROW(ag::huber_loss(x, x, 1.0, "mean"), ValueError);
 }
+
+TEST(AutogradNorm, GradientChecksOfTheCApi) {
+  // gradient_check draws its random direction with cuRAND (the CUDA plugin).
+  if (cuda_plugin() == nullptr) GTEST_SKIP() << cuda_plugin_load_error();
+  ag::GradientCheckOptions o;
+  o.eps = 1e-5;
+  o.atol = 1e-6;
+  o.rtol = 1e-5;
+  auto bn = [](const std::vector<ag::Variable>& v) {
+    return std::vector<ag::Variable>{ag::batch_normalization(v[0], v[1], v[2])};
+  };
+  std::vector<Array> bn_in{seq({4, 3, 2}), add(seq({3}, 0.2, 1.0), 0.0), seq({3}, 0.5, 0.1)};
+  ag::check_backward(bn, bn_in, {seq({4, 3, 2}, 0.9, 0.1)}, o);
+  ag::check_double_backward(bn, bn_in, {seq({4, 3, 2}, 0.9, 0.1)}, {}, o);
+  Array t = asarray(std::vector<int64_t>{0, 2, 1, -1}, {4});
+  auto sce = [&t](const std::vector<ag::Variable>& v) {
+    ag::SoftmaxCrossEntropyOptions options;
+    options.class_weight = asarray(std::vector<double>{1.0, 2.0, 0.5}, {3});
+    return std::vector<ag::Variable>{ag::softmax_cross_entropy(v[0], t, options)};
+  };
+  ag::check_double_backward(sce, {seq({4, 3})}, {}, {}, o);
+  auto ln = [](const std::vector<ag::Variable>& v) {
+    return std::vector<ag::Variable>{ag::layer_normalization(v[0], v[1], v[2])};
+  };
+  ag::check_double_backward(ln, {seq({3, 4}), seq({4}, 0.3, 1.0), seq({4})}, {}, {}, o);
+}
