@@ -138,6 +138,52 @@ class BatchNormalization : public FunctionNode {
   Array mean_, var_, inv_std_;
 };
 
+// (x - mean) / sqrt(var + eps) over `axes` as one node (layer and group
+// normalization put their affine part after it): the statistics are
+// computed once and only x is retained. The backward is the closed form
+//   gx = (gy - mean(gy) - xhat * mean(gy * xhat)) / std
+// with differentiable functions; under double backprop the statistics are
+// recomputed from x as Variables so that it is differentiable in x too.
+class Standardize : public FunctionNode {
+ public:
+  Standardize(std::vector<int64_t> axes, double eps) : axes_(std::move(axes)), eps_(eps) {}
+  std::string label() const override { return "Standardize"; }
+
+  std::vector<Array> forward(const std::vector<Array>& in) override {
+    retain_inputs({0});
+    const Array& x = in[0];
+    mean_ = kumo::mean(x, Axes(axes_), ReduceOptions().keepdims(true));
+    Array var = kumo::var(x, Axes(axes_), VarOptions().keepdims(true).mean(mean_));
+    inv_std_ = kumo::divide(Scalar(1.0), kumo::sqrt(kumo::add(var, Scalar(eps_))));
+    return {kumo::multiply(kumo::subtract(x, mean_), inv_std_)};
+  }
+
+  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gys) override {
+    const Variable x = get_retained_inputs()[0];
+    const Variable& gy = gys[0];
+    const Axes axes(axes_);
+    Variable mu, inv_std;
+    if (is_backprop_enabled()) {
+      mu = mean(x, axes, true);
+      inv_std = rsqrt(mean(square(x - mu), axes, true) + eps_);
+    } else {
+      mu = Variable(mean_, false);
+      inv_std = Variable(inv_std_, false);
+    }
+    Variable xhat = (x - mu) * inv_std;
+    return {(gy - mean(gy, axes, true) - xhat * mean(gy * xhat, axes, true)) * inv_std};
+  }
+
+ private:
+  std::vector<int64_t> axes_;
+  double eps_;
+  Array mean_, inv_std_;
+};
+
+Variable standardize(const Variable& x, std::vector<int64_t> axes, double eps) {
+  return apply(std::make_shared<Standardize>(std::move(axes), eps), {x})[0];
+}
+
 }  // namespace
 
 Variable batch_normalization(const Variable& x, const Variable& gamma, const Variable& beta, double eps,
@@ -198,9 +244,7 @@ Variable layer_normalization(const Variable& x, const Variable& gamma, const Var
                      gamma.shape().to_string() + " and " + beta.shape().to_string());
   std::vector<int64_t> axes;
   for (int a = 1; a < x.ndim(); ++a) axes.push_back(a);
-  Variable centered = x - mean(x, Axes(axes), true);
-  Variable var = mean(square(centered), Axes(axes), true);
-  return centered * rsqrt(var + eps) * gamma + beta;
+  return standardize(x, axes, eps) * gamma + beta;
 }
 
 Variable group_normalization(const Variable& x, int64_t groups, const Variable& gamma, const Variable& beta,
@@ -222,9 +266,7 @@ Variable group_normalization(const Variable& x, int64_t groups, const Variable& 
   const int64_t n = x.shape()[0];
   const int64_t per_group = n * groups > 0 ? x.size() / (n * groups) : 0;
   Variable grouped = reshape(x, Shape{n, groups, per_group});
-  Variable centered = grouped - mean(grouped, Axes(2), true);
-  Variable var = mean(square(centered), Axes(2), true);
-  Variable normalized = reshape(centered * rsqrt(var + eps), x.shape());
+  Variable normalized = reshape(standardize(grouped, {2}, eps), x.shape());
   Shape param(std::vector<int64_t>(x.ndim(), 1));
   param[1] = channels;
   return normalized * reshape(gamma, param) + reshape(beta, param);
