@@ -24,3 +24,7 @@
 #include "autograd/functions/math2.h"
 #include "autograd/functions/linalg2.h"
 #include "autograd/functions/activation2.h"
+#include "autograd/functions/evaluation.h"
+#include "autograd/functions/loss2.h"
+#include "autograd/functions/noise.h"
+#include "autograd/functions/normalization.h"

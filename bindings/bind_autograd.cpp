@@ -23,6 +23,7 @@ namespace py_bind {
 namespace ag = kumo::autograd;
 
 void bind_autograd_math(py::module_& f);
+void bind_autograd_norm(py::module_& f);  // bind_autograd_norm.cpp
 
 namespace {
 
@@ -511,6 +512,7 @@ void bind_autograd(py::module_& parent) {
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
   bind_autograd_math(f);
+  bind_autograd_norm(f);
 }
 
 }  // namespace py_bind

@@ -82,3 +82,7 @@ Variable.__array_priority__ = 200  # ndarray op Variable goes to Variable's refl
 
 __all__ = ["Variable", "FunctionNode", "grad", "no_backprop_mode", "force_backprop_mode", "is_backprop_enabled",
            "functions", "gradient_check", "function_hooks", "FunctionHook"]
+
+from kumo.autograd._config import config, using_config  # noqa: E402
+
+__all__ += ["config", "using_config"]

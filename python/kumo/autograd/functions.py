@@ -64,3 +64,16 @@ __all__ += ["erf", "erfc", "erfinv", "lgamma", "digamma", "polygamma", "arctan2"
             "average", "argmax", "argmin", "squared_difference", "batch_l2_norm_squared", "det", "batch_det", "inv",
             "batch_inv", "cholesky", "solve", "einsum", "tensordot", "bilinear", "celu", "gelu", "prelu", "maxout",
             "crelu", "swish"]
+# Normalization, noise, losses and evaluation (bind_autograd_norm.cpp).
+from kumo._core.autograd.functions import (  # noqa: E402
+    batch_normalization, fixed_batch_normalization, layer_normalization, group_normalization,
+    local_response_normalization, normalize, dropout, gaussian, gumbel_softmax, softmax_cross_entropy, accuracy,
+    sigmoid_cross_entropy, mean_absolute_error, huber_loss, hinge, squared_error, absolute_error, contrastive,
+    triplet, gaussian_kl_divergence, bernoulli_nll, gaussian_nll, cross_covariance, decov, binary_accuracy,
+    r2_score)
+
+__all__ += ["batch_normalization", "fixed_batch_normalization", "layer_normalization", "group_normalization",
+            "local_response_normalization", "normalize", "dropout", "gaussian", "gumbel_softmax",
+            "sigmoid_cross_entropy", "mean_absolute_error", "huber_loss", "hinge", "squared_error", "absolute_error",
+            "contrastive", "triplet", "gaussian_kl_divergence", "bernoulli_nll", "gaussian_nll", "cross_covariance",
+            "decov", "binary_accuracy", "r2_score"]

@@ -1,0 +1,50 @@
+#include "autograd/functions/evaluation.h"
+
+#include "core/errors.h"
+#include "routines/creation.h"
+#include "routines/elementwise.h"
+#include "routines/manipulation.h"
+#include "routines/reduction.h"
+
+namespace kumo {
+namespace autograd {
+
+Variable binary_accuracy(const Variable& y, const Array& t) {
+  if (!is_floating(y.dtype()))
+    throw TypeError(std::string("binary_accuracy: y must be of a floating dtype, got ") + dtype_name(y.dtype()));
+  if (!is_integer(t.dtype()))
+    throw TypeError(std::string("binary_accuracy: t must be of an integer dtype, got ") + dtype_name(t.dtype()));
+  if (y.shape() != t.shape())
+    throw ValueError("binary_accuracy: y and t must have the same shape, got " + y.shape().to_string() + " and " +
+                     t.shape().to_string());
+  // Labels -1 never equal a 0/1 prediction, so they drop out of the hits;
+  // the count leaves them out too. Everything stays on the device.
+  Array hits = count_nonzero(kumo::equal(kumo::greater_equal(y.array(), Scalar(0)), t));
+  Array counted = kumo::maximum(count_nonzero(kumo::not_equal(t, Scalar(-1))), Scalar(1));
+  return Variable(kumo::divide(hits, counted).astype(y.dtype()), false);
+}
+
+Variable r2_score(const Variable& pred, const Variable& true_, const std::string& multioutput) {
+  if (multioutput != "uniform_average" && multioutput != "raw_values")
+    throw ValueError("r2_score: multioutput must be 'uniform_average' or 'raw_values', got '" + multioutput + "'");
+  if (!is_floating(pred.dtype()))
+    throw TypeError(std::string("r2_score: pred must be of a floating dtype, got ") + dtype_name(pred.dtype()));
+  if (pred.dtype() != true_.dtype() || pred.shape() != true_.shape())
+    throw ValueError("r2_score: pred and true must have the same dtype and shape, got " +
+                     std::string(dtype_name(pred.dtype())) + pred.shape().to_string() + " and " +
+                     dtype_name(true_.dtype()) + true_.shape().to_string());
+  if (pred.ndim() == 0) throw ValueError("r2_score: pred must have at least one dimension");
+  const Array& p = pred.array();
+  const Array& t = true_.array();
+  Array ss_res = sum(kumo::square(kumo::subtract(p, t)), Axes(0));
+  Array ss_tot = sum(kumo::square(kumo::subtract(t, mean(t, Axes(0), ReduceOptions().keepdims(true)))), Axes(0));
+  Array zero = kumo::equal(ss_tot, Scalar(0));
+  Array safe_tot = kumo::where(zero, Scalar(1), ss_tot);
+  Array r2 =
+      kumo::where(zero, Scalar(0.0), kumo::subtract(Scalar(1), kumo::divide(ss_res, safe_tot))).astype(pred.dtype());
+  if (multioutput == "uniform_average") r2 = mean(r2).astype(pred.dtype());
+  return Variable(r2, false);
+}
+
+}  // namespace autograd
+}  // namespace kumo

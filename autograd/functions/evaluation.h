@@ -1,0 +1,21 @@
+// Evaluation functions (Chainer's binary_accuracy and r2_score; accuracy is
+// in loss.h). Their results are constant Variables: not differentiable.
+#pragma once
+#include <string>
+
+#include "autograd/variable.h"
+
+namespace kumo {
+namespace autograd {
+
+// The fraction of elements whose sign (y >= 0 as 1) is the label t, labels
+// -1 left out (0 when none is left); y float, t integer of y's shape.
+Variable binary_accuracy(const Variable& y, const Array& t);
+
+// The coefficient of determination per output column (axis 0 is the
+// samples): 1 - SS_res / SS_tot, 0 where SS_tot is 0. multioutput
+// "uniform_average" averages the columns, "raw_values" keeps them.
+Variable r2_score(const Variable& pred, const Variable& true_, const std::string& multioutput = "uniform_average");
+
+}  // namespace autograd
+}  // namespace kumo
