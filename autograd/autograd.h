@@ -19,3 +19,6 @@
 #include "autograd/functions/math.h"
 #include "autograd/mode.h"
 #include "autograd/variable.h"
+#include "autograd/functions/array2.h"
+#include "autograd/functions/embed.h"
+#include "autograd/functions/rnn.h"

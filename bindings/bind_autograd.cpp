@@ -22,6 +22,8 @@ namespace py_bind {
 
 namespace ag = kumo::autograd;
 
+void bind_autograd_array(py::module_& f);  // bind_autograd_array.cpp
+
 namespace {
 
 py::object to_py(const ag::Variable& v) { return v.defined() ? py::cast(v) : py::none(); }
@@ -442,6 +444,7 @@ void bind_autograd(py::module_& parent) {
         return ag::sum(to_variable(x), axes, keepdims);
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+  bind_autograd_array(f);
 }
 
 }  // namespace py_bind
