@@ -9,6 +9,7 @@
 #pragma once
 #include "autograd/backward.h"
 #include "autograd/function_node.h"
+#include "autograd/gradient_check.h"
 #include "autograd/functions/activation.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
