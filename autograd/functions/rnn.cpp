@@ -200,8 +200,6 @@ NStepResult n_step_checked(Cell cell, int64_t n_layers, double ratio, const Vari
 
   std::vector<Variable> layer_in = xs, hy, cy;
   for (int64_t layer = 0; layer < n_layers; ++layer) {
-    if (layer > 0)
-      for (Variable& x : layer_in) x = dropout(x, ratio);
     std::vector<std::vector<Variable>> outs(static_cast<size_t>(dirs));
     for (int64_t d = 0; d < dirs; ++d) {
       const size_t idx = static_cast<size_t>(layer * dirs + d);
@@ -217,7 +215,8 @@ NStepResult n_step_checked(Cell cell, int64_t n_layers, double ratio, const Vari
         auto [h_cur, h_rest] = split_rows(h, batch);
         Variable c_cur, c_rest;
         if (cell == Cell::kLstm) std::tie(c_cur, c_rest) = split_rows(c, batch);
-        step(cell, relu_activation, cw, layer_in[t], h_cur, c_cur);
+        // Each direction draws its own dropout mask for each step, as Chainer.
+        step(cell, relu_activation, cw, layer > 0 ? dropout(layer_in[t], ratio) : layer_in[t], h_cur, c_cur);
         out[t] = h_cur;
         h = join_rows(h_cur, h_rest);
         if (cell == Cell::kLstm) c = join_rows(c_cur, c_rest);

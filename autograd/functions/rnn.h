@@ -38,8 +38,9 @@ struct NStepResult {
 };
 
 // Dropout of `dropout_ratio` is applied to the input of every layer after the
-// first (a mask from kumo's random numbers scaled by 1 / (1 - ratio)); there
-// is no train/test configuration, so a positive ratio always applies.
+// first, a fresh mask per step and direction (kumo's random numbers, scaled
+// by 1 / (1 - ratio)); there is no train/test configuration yet, so a
+// positive ratio always applies. hx (and cx) may be undefined: zeros.
 NStepResult n_step_lstm(int64_t n_layers, double dropout_ratio, const Variable& hx, const Variable& cx,
                         const std::vector<std::vector<Variable>>& ws, const std::vector<std::vector<Variable>>& bs,
                         const std::vector<Variable>& xs);

@@ -438,3 +438,32 @@ def test_embed_id_errors(ids, W, exc):
 def test_argument_errors(call, exc):
     with pytest.raises(exc):
         call(Variable(kumo.asarray(rand(2, 3, 4))))
+
+
+# ---- kumo.autograd.gradient_check (Chainer's checker) on every case
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_gradient_check(case):
+    from kumo.autograd import gradient_check
+
+    _, fn, _, shapes = case
+    xs = tuple(kumo.asarray(rand(*s, seed=i)) for i, s in enumerate(shapes))
+    gradient_check.check_backward(fn, xs, None)
+    gradient_check.check_double_backward(fn, xs, None, None)
+
+
+@pytest.mark.parametrize("fn,shapes", [
+    (lambda x: F.resize_images(x, (3, 5)), [(1, 2, 2, 3)]),
+    (lambda x: F.resize_images(x, (3, 2), mode="nearest", align_corners=False), [(1, 1, 4, 3)]),
+    (lambda x: F.depth2space(x, 2), [(1, 8, 2, 1)]),
+    (lambda x: F.space2depth(x, 2), [(2, 1, 2, 4)]),
+    (lambda a, b: F.pad_sequence([a, b]), [(3, 2), (1, 2)]),
+    (lambda W: F.embed_id(kumo.asarray(numpy.array([1, 0, 1])), W, ignore_label=0), [(3, 2)]),
+    (lambda a, b: F.scatter_add(a, (kumo.asarray(numpy.array([0, 2, 0])),), b), [(4, 3), (3, 3)]),
+])
+def test_gradient_check_more(fn, shapes):
+    from kumo.autograd import gradient_check
+
+    xs = tuple(kumo.asarray(rand(*s, seed=i)) for i, s in enumerate(shapes))
+    gradient_check.check_backward(fn, xs, None)
+    gradient_check.check_double_backward(fn, xs, None, None)

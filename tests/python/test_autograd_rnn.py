@@ -311,3 +311,30 @@ def test_gru_cell_matches_one_n_step_gru_step():
     inputs = [h, x] + ws[0] + bs[0]
     check_backward(fn, inputs)
     check_double_backward(fn, inputs, atol=1e-5, rtol=1e-4)
+
+
+# ---- kumo.autograd.gradient_check (Chainer's checker)
+
+@pytest.mark.parametrize("fn,shapes", [(F.lstm, [(3, 2), (2, 8)]), (F.lstm, [(2, 1, 3), (2, 4, 3)]),
+                                       (F.slstm, [(2, 3), (2, 3), (2, 12), (2, 12)])])
+def test_gradient_check_cells(fn, shapes):
+    from kumo.autograd import gradient_check
+
+    xs = tuple(kumo.asarray(rand(*s, seed=i)) for i, s in enumerate(shapes))
+    gradient_check.check_backward(fn, xs, None)
+    gradient_check.check_double_backward(fn, xs, None, None)
+
+
+@pytest.mark.parametrize("kind,dirs,act", NETS, ids=NET_IDS)
+def test_gradient_check_n_step(kind, dirs, act):
+    from kumo.autograd import gradient_check
+
+    n_layers, n_in, H, batches = 2, 2, 3, (3, 2, 2)
+    ws, bs = make_params(kind, n_layers, dirs, n_in, H)
+    hx = rand(n_layers * dirs, 3, H, seed=1)
+    cx = [rand(n_layers * dirs, 3, H, seed=2)] if kind == "lstm" else []
+    xs = [rand(b, n_in, seed=10 + t) for t, b in enumerate(batches)]
+    inputs = tuple(kumo.asarray(a) for a in [hx] + cx + [w for l in ws for w in l] + [b for l in bs for b in l] + xs)
+    fn = flat_n_step(kind, dirs, n_layers, act, len(ws), len(xs))
+    gradient_check.check_backward(fn, inputs, None)
+    gradient_check.check_double_backward(fn, inputs, None, None)
