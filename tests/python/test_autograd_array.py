@@ -8,7 +8,7 @@ import kumo
 import kumo.autograd.functions as F
 from kumo.autograd import Variable
 
-from conftest import to_kumo
+from conftest import ALL_DTYPES, make_numpy, to_kumo
 
 
 def _tuple(ys):
@@ -467,3 +467,46 @@ def test_gradient_check_more(fn, shapes):
     xs = tuple(kumo.asarray(rand(*s, seed=i)) for i, s in enumerate(shapes))
     gradient_check.check_backward(fn, xs, None)
     gradient_check.check_double_backward(fn, xs, None, None)
+
+
+# ---- every dtype NumPy accepts (forward only: the shape functions move data)
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c[0].startswith("pad")], ids=lambda c: c[0])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: numpy.dtype(d).name)
+def test_forward_all_dtypes(case, dtype):
+    _, fn, ref, shapes = case
+    xs = [make_numpy("1d", dtype, seed=i)[:1].reshape(()) if s == () else
+          make_numpy("1d", dtype, seed=i).repeat(30)[:int(numpy.prod(s))].reshape(s) for i, s in enumerate(shapes)]
+    for g, w in zip(_forward(fn, xs), _as_list(ref(*xs))):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        numpy.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: numpy.dtype(d).name)
+def test_pad_all_dtypes(dtype):
+    x = make_numpy("3d", dtype)
+    got = _forward(lambda v: F.pad(v, ((0, 1), (2, 0), (1, 1)), constant_values=1), [x])[0]
+    numpy.testing.assert_array_equal(got, numpy.pad(x, ((0, 1), (2, 0), (1, 1)), constant_values=1))
+    assert got.dtype == x.dtype
+
+
+EMPTY = [("swapaxes", lambda x: F.swapaxes(x, 0, 1), lambda x: numpy.swapaxes(x, 0, 1)),
+         ("tile", lambda x: F.tile(x, (2, 2)), lambda x: numpy.tile(x, (2, 2))),
+         ("repeat", lambda x: F.repeat(x, 2, axis=1), lambda x: numpy.repeat(x, 2, axis=1)),
+         ("flip", lambda x: F.flip(x, 0), lambda x: numpy.flip(x, 0)),
+         ("pad", lambda x: F.pad(x, 1), lambda x: numpy.pad(x, 1)),
+         ("diagonal", F.diagonal, numpy.diagonal),
+         ("hstack", lambda x: F.hstack([x, x]), lambda x: numpy.hstack([x, x]))]
+
+
+@pytest.mark.parametrize("case", EMPTY, ids=[c[0] for c in EMPTY])
+def test_empty_forward_and_backward(case):
+    _, fn, ref = case
+    x = numpy.zeros((0, 3))
+    v = Variable(kumo.asarray(x))
+    y = fn(v)
+    want = ref(x)
+    assert y.shape == want.shape
+    numpy.testing.assert_array_equal(_host(y), want)
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(kumo.asnumpy(v.grad), numpy.zeros((0, 3)))
