@@ -110,8 +110,10 @@ CellWeights stack_weights(Cell cell, const std::vector<Variable>& w, const std::
   return cw;
 }
 
-Variable gru_step(const CellWeights& cw, const Variable& h, const Variable& x) {
-  std::vector<Variable> gx = split_axis(linear(x, cw.wx, cw.bx), 3, 1);
+// xw: the input's projection x W_x^T + b_x (computed for all steps at once
+// by n_step).
+Variable gru_step(const CellWeights& cw, const Variable& h, const Variable& xw) {
+  std::vector<Variable> gx = split_axis(xw, 3, 1);
   std::vector<Variable> gh = split_axis(linear(h, cw.wh, cw.bh), 2, 1);
   Variable r = sigmoid(gx[0] + gh[0]);
   Variable z = sigmoid(gx[1] + gh[1]);
@@ -119,16 +121,16 @@ Variable gru_step(const CellWeights& cw, const Variable& h, const Variable& x) {
   return (1.0 - z) * candidate + z * h;
 }
 
-// h (and c for the LSTM) after one step on x.
-void step(Cell cell, bool relu_activation, const CellWeights& cw, const Variable& x, Variable& h, Variable& c) {
+// h (and c for the LSTM) after one step on the input projection xw.
+void step(Cell cell, bool relu_activation, const CellWeights& cw, const Variable& xw, Variable& h, Variable& c) {
   if (cell == Cell::kLstm) {
-    std::vector<Variable> g = split_axis(linear(x, cw.wx, cw.bx) + linear(h, cw.wh, cw.bh), 4, 1);
+    std::vector<Variable> g = split_axis(xw + linear(h, cw.wh, cw.bh), 4, 1);
     c = sigmoid(g[1]) * c + sigmoid(g[0]) * tanh(g[2]);
     h = sigmoid(g[3]) * tanh(c);
   } else if (cell == Cell::kGru) {
-    h = gru_step(cw, h, x);
+    h = gru_step(cw, h, xw);
   } else {
-    Variable pre = linear(x, cw.wx, cw.bx) + linear(h, cw.wh, cw.bh);
+    Variable pre = xw + linear(h, cw.wh, cw.bh);
     h = relu_activation ? relu(pre) : tanh(pre);
   }
 }
@@ -208,6 +210,16 @@ NStepResult n_step_checked(Cell cell, int64_t n_layers, double ratio, const Vari
       Variable c = cell == Cell::kLstm ? get_item(cx, {Index(static_cast<int64_t>(idx))}) : Variable();
       std::vector<Variable>& out = outs[static_cast<size_t>(d)];
       out.resize(layer_in.size());
+      // The input projections of all steps in one product: the steps' rows
+      // stacked, projected, and cut apart again. Layers after the first see
+      // their input through dropout (a fresh mask per direction, as Chainer
+      // draws one per step and direction).
+      std::vector<int64_t> cuts;
+      int64_t rows_so_far = 0;
+      for (size_t t = 0; t + 1 < layer_in.size(); ++t) cuts.push_back(rows_so_far += layer_in[t].shape()[0]);
+      Variable all_in = layer_in.size() == 1 ? layer_in[0] : concat(layer_in, 0);
+      if (layer > 0) all_in = dropout(all_in, ratio);
+      std::vector<Variable> xw = split_axis(linear(all_in, cw.wx, cw.bx), cuts, 0);
       for (size_t s = 0; s < layer_in.size(); ++s) {
         const size_t t = d == 0 ? s : layer_in.size() - 1 - s;
         const int64_t batch = layer_in[t].shape()[0];
@@ -215,8 +227,7 @@ NStepResult n_step_checked(Cell cell, int64_t n_layers, double ratio, const Vari
         auto [h_cur, h_rest] = split_rows(h, batch);
         Variable c_cur, c_rest;
         if (cell == Cell::kLstm) std::tie(c_cur, c_rest) = split_rows(c, batch);
-        // Each direction draws its own dropout mask for each step, as Chainer.
-        step(cell, relu_activation, cw, layer > 0 ? dropout(layer_in[t], ratio) : layer_in[t], h_cur, c_cur);
+        step(cell, relu_activation, cw, xw[t], h_cur, c_cur);
         out[t] = h_cur;
         h = join_rows(h_cur, h_rest);
         if (cell == Cell::kLstm) c = join_rows(c_cur, c_rest);
@@ -269,7 +280,8 @@ Variable gru(const Variable& h, const Variable& x, const std::vector<Variable>& 
   if (h.ndim() != 2 || x.ndim() != 2 || h.shape()[0] != x.shape()[0])
     throw ValueError("gru: h and x must be 2-d with the same batch size, got " + h.shape().to_string() + " and " +
                      x.shape().to_string());
-  return gru_step(stack_weights(Cell::kGru, w, b), h, x);
+  CellWeights cw = stack_weights(Cell::kGru, w, b);
+  return gru_step(cw, h, linear(x, cw.wx, cw.bx));
 }
 
 NStepResult n_step_lstm(int64_t n_layers, double dropout_ratio, const Variable& hx, const Variable& cx,
