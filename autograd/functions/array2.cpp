@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -118,6 +119,17 @@ Variable at_least(const Variable& x, int nd) {
   if (s.size() == 0) return reshape(x, Shape{1, 1, 1});
   if (s.size() == 1) return reshape(x, Shape{1, s[0], 1});
   return reshape(x, Shape{s[0], s[1], 1});
+}
+
+// NumPy's error when a result would hold more elements than int64 counts
+// (the core's size arithmetic would wrap around instead).
+void require_countable(const std::vector<int64_t>& extents) {
+  int64_t total = 1;
+  for (int64_t e : extents) {
+    if (e != 0 && total > std::numeric_limits<int64_t>::max() / e)
+      throw ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+    total *= e;
+  }
 }
 
 void require_nonempty(const std::vector<Variable>& xs, const char* who) {
@@ -262,6 +274,9 @@ Variable tile(const Variable& x, const std::vector<int64_t>& reps) {
   r.insert(r.end(), reps.begin(), reps.end());
   d.insert(d.end(), x.shape().begin(), x.shape().end());
   // x as (1, d0, 1, d1, ...) broadcast to (r0, d0, r1, d1, ...), then merged.
+  std::vector<int64_t> extents = r;
+  extents.insert(extents.end(), d.begin(), d.end());
+  require_countable(extents);
   Shape interleaved, expanded, out;
   for (size_t i = 0; i < nd; ++i) {
     interleaved.push_back(1);
@@ -283,6 +298,9 @@ Variable repeat(const Variable& x, const std::vector<int64_t>& repeats, std::opt
   const int64_t n = v.shape()[a];
   if (repeats.size() == 1) {
     // Each element once more along a new axis after `a`, then merged into a.
+    std::vector<int64_t> extents(v.shape().begin(), v.shape().end());
+    extents.push_back(repeats[0]);
+    require_countable(extents);
     Shape s = v.shape(), b = v.shape(), out = v.shape();
     s.insert(a + 1, 1);
     b.insert(a + 1, repeats[0]);

@@ -421,6 +421,8 @@ def test_embed_id_errors(ids, W, exc):
     (lambda x: F.moveaxis(x, (0,), (1, 2)), ValueError),
     (lambda x: F.rollaxis(x, 0, 5), numpy.exceptions.AxisError),
     (lambda x: F.tile(x, -1), ValueError),
+    (lambda x: F.tile(x, (2 ** 40, 2 ** 40)), ValueError),
+    (lambda x: F.repeat(x, 2 ** 62), ValueError),
     (lambda x: F.repeat(x, -1), ValueError),
     (lambda x: F.repeat(x, (1, 2, 3), axis=0), ValueError),
     (lambda x: F.flip(x, 3), numpy.exceptions.AxisError),
