@@ -126,4 +126,22 @@ TEST(AutogradRnn, NStepGruShapesAndGradient) {
   EXPECT_THROW(ag::n_step_gru(0, 0.0, ag::Variable(), ws, bs, xs), ValueError);
 }
 
+TEST(AutogradRnn, NStepLstmPassesGradientCheck) {
+  // Every input (hx, cx, the weights and biases, xs) checked at once, first
+  // and second derivatives, with the engine's gradient_check.
+  const int64_t H = 2, in = 3;
+  std::vector<Array> inputs{seq({1, 2, H}), seq({1, 2, H}, 0.3, 0.2)};
+  for (int k = 0; k < 8; ++k) inputs.push_back(seq({H, k < 4 ? in : H}, 0.4, 0.05 * k));
+  for (int k = 0; k < 8; ++k) inputs.push_back(seq({H}, 0.2, -0.1 * k));
+  inputs.push_back(seq({2, in}));
+  inputs.push_back(seq({1, in}, 0.5));
+  auto f = [](const std::vector<ag::Variable>& v) {
+    std::vector<std::vector<ag::Variable>> ws{{v.begin() + 2, v.begin() + 10}}, bs{{v.begin() + 10, v.begin() + 18}};
+    ag::NStepResult r = ag::n_step_lstm(1, 0.0, v[0], v[1], ws, bs, {v[18], v[19]});
+    return std::vector<ag::Variable>{r.hy, r.cy, r.ys[0], r.ys[1]};
+  };
+  ag::check_backward(f, inputs);
+  ag::check_double_backward(f, inputs);
+}
+
 }  // namespace
