@@ -153,6 +153,8 @@ Shape shape_arg(py::handle obj) { return Shape(to_int_list(obj)); }
 
 }  // namespace
 
+void bind_autograd_hooks(py::module_& m);  // bind_autograd_hooks.cpp
+
 void bind_autograd(py::module_& parent) {
   py::module_ m = parent.def_submodule("autograd", "The C++ autograd engine (autograd/)");
 
@@ -277,6 +279,8 @@ void bind_autograd(py::module_& parent) {
       },
       py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(), py::arg("retain_grad") = false,
       py::arg("enable_double_backprop") = false);
+
+  bind_autograd_hooks(m);
 
   // gradient_check (kumo.autograd.gradient_check gives Chainer's signatures).
   py::register_exception<ag::GradientCheckError>(m, "GradientCheckError", PyExc_AssertionError);
