@@ -28,3 +28,6 @@
 #include "autograd/functions/loss2.h"
 #include "autograd/functions/noise.h"
 #include "autograd/functions/normalization.h"
+#include "autograd/functions/array2.h"
+#include "autograd/functions/embed.h"
+#include "autograd/functions/rnn.h"

@@ -24,6 +24,7 @@ namespace ag = kumo::autograd;
 
 void bind_autograd_math(py::module_& f);
 void bind_autograd_norm(py::module_& f);  // bind_autograd_norm.cpp
+void bind_autograd_array(py::module_& f);  // bind_autograd_array.cpp
 
 namespace {
 
@@ -513,6 +514,7 @@ void bind_autograd(py::module_& parent) {
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
   bind_autograd_math(f);
   bind_autograd_norm(f);
+  bind_autograd_array(f);
 }
 
 }  // namespace py_bind

@@ -77,3 +77,33 @@ __all__ += ["batch_normalization", "fixed_batch_normalization", "layer_normaliza
             "sigmoid_cross_entropy", "mean_absolute_error", "huber_loss", "hinge", "squared_error", "absolute_error",
             "contrastive", "triplet", "gaussian_kl_divergence", "bernoulli_nll", "gaussian_nll", "cross_covariance",
             "decov", "binary_accuracy", "r2_score"]
+
+# Array functions, embed_id and recurrent networks (autograd/functions/array2.h, embed.h, rnn.h).
+from kumo._core.autograd.functions import (  # noqa: E402
+    swapaxes, moveaxis, rollaxis, flatten, hstack, vstack, dstack, separate, tile, repeat, flip, fliplr, flipud,
+    scatter_add, diagonal, depth2space, space2depth, resize_images, pad_sequence, embed_id, lstm, slstm, gru,
+    n_step_lstm, n_step_bilstm, n_step_gru, n_step_bigru, n_step_rnn, n_step_birnn)
+
+
+def pad(x, pad_width, mode="constant", **keywords):
+    """numpy.pad of a Variable in 'constant' mode (keyword constant_values);
+    pad_width and constant_values take numpy.pad's forms."""
+    import numpy
+
+    unknown = set(keywords) - {"constant_values"}
+    if unknown:
+        raise TypeError("pad() got unexpected keyword arguments: " + ", ".join(sorted(unknown)))
+    ndim = len(x.shape)
+    width = numpy.asarray(pad_width)
+    if width.dtype.kind not in "iub":
+        raise TypeError("`pad_width` must be of integral type.")
+    width = numpy.broadcast_to(width, (ndim, 2)).tolist()
+    values = numpy.asarray(keywords.get("constant_values", 0))
+    values = numpy.broadcast_to(values, (ndim, 2)).tolist() if ndim else [[values.item(), values.item()]]
+    return _f._pad(x, [tuple(w) for w in width], mode, [tuple(v) for v in values])
+
+
+__all__ += ["swapaxes", "moveaxis", "rollaxis", "flatten", "hstack", "vstack", "dstack", "separate", "tile",
+            "repeat", "flip", "fliplr", "flipud", "pad", "scatter_add", "diagonal", "depth2space", "space2depth",
+            "resize_images", "pad_sequence", "embed_id", "lstm", "slstm", "gru", "n_step_lstm", "n_step_bilstm",
+            "n_step_gru", "n_step_bigru", "n_step_rnn", "n_step_birnn"]
