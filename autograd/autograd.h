@@ -19,3 +19,5 @@
 #include "autograd/functions/math.h"
 #include "autograd/mode.h"
 #include "autograd/variable.h"
+#include "autograd/functions/convolution.h"
+#include "autograd/functions/pooling.h"

@@ -142,6 +142,8 @@ Shape shape_arg(py::handle obj) { return Shape(to_int_list(obj)); }
 
 }  // namespace
 
+void bind_autograd_conv(py::module_& f);
+
 void bind_autograd(py::module_& parent) {
   py::module_ m = parent.def_submodule("autograd", "The C++ autograd engine (autograd/)");
 
@@ -442,6 +444,7 @@ void bind_autograd(py::module_& parent) {
         return ag::sum(to_variable(x), axes, keepdims);
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
+  bind_autograd_conv(f);
 }
 
 }  // namespace py_bind

@@ -53,3 +53,16 @@ __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "squa
            "mean_squared_error", "concat", "stack", "split_axis", "expand_dims", "squeeze", "where", "maximum",
            "minimum", "clip", "max", "min", "leaky_relu", "elu", "selu", "softplus", "silu", "hard_sigmoid",
            "clipped_relu", "copy", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
+
+# Convolution and pooling (bindings/bind_autograd_conv.cpp), Chainer's signatures.
+from kumo._core.autograd.functions import (  # noqa: E402
+    average_pooling_1d, average_pooling_2d, average_pooling_3d, average_pooling_nd, convolution_1d, convolution_2d,
+    convolution_3d, convolution_nd, deconvolution_1d, deconvolution_2d, deconvolution_3d, deconvolution_nd,
+    depthwise_convolution_2d, global_average_pooling_2d, im2col, max_pooling_1d, max_pooling_2d, max_pooling_3d,
+    max_pooling_nd, unpooling_2d, unpooling_nd, upsampling_2d)
+
+__all__ += ["im2col", "convolution_nd", "convolution_1d", "convolution_2d", "convolution_3d", "deconvolution_nd",
+            "deconvolution_1d", "deconvolution_2d", "deconvolution_3d", "depthwise_convolution_2d", "max_pooling_nd",
+            "max_pooling_1d", "max_pooling_2d", "max_pooling_3d", "average_pooling_nd", "average_pooling_1d",
+            "average_pooling_2d", "average_pooling_3d", "unpooling_nd", "unpooling_2d", "upsampling_2d",
+            "global_average_pooling_2d"]
