@@ -40,43 +40,178 @@ template <> struct kumo_cg_acc<bool> { typedef int64_t type; };
 template <> struct kumo_cg_acc<kumo::float16> { typedef float type; };
 )";
 
-// One kernel element per row of the col array (all but its last axis), so
-// the innermost output axis is a plain loop split into its padded head, its
-// in-bounds middle (a strided copy) and its padded tail.
+// One kernel element per (n, c, window position) plane of the col array:
+// its rows are shifted copies of input rows, each split into a padded head,
+// an in-bounds middle (a strided copy) and a padded tail, so the divisions
+// that decode the element index are paid once per plane.
 const kernels::ElementwiseSpec& im2col_spec() {
   static auto s = [] {
     auto spec = kernels::ElementwiseSpec::create("kumo_im2col", "raw int64 g, raw T x, raw T pv", "raw T col",
                                                  R"(const kumo_cg c = kumo_cg_load(g.data());
 const int L = c.nd - 1;
 int64_t r = i, oq[8], kq[8];
-for (int a = L - 1; a >= 0; --a) { oq[a] = r % c.o[a]; r /= c.o[a]; }
-for (int a = L; a >= 0; --a) { kq[a] = r % c.k[a]; r /= c.k[a]; }
-int64_t insz = 1;
-for (int a = 0; a < c.nd; ++a) insz *= c.in[a];
+for (int a = L; a >= 0; --a) { kq[a] = r % c.k[a]; r /= c.k[a]; oq[a] = 0; }
+int64_t insz = 1, O = 1;
+for (int a = 0; a < c.nd; ++a) { insz *= c.in[a]; O *= c.o[a]; }
 const T* src = x.data() + r * insz;
-int64_t off = 0;
-bool ok = true;
-for (int a = 0; a < L; ++a) {
-  const int64_t q = oq[a] * c.s[a] - c.p[a] + kq[a] * c.d[a];
-  ok = ok && q >= 0 && q < c.in[a];
-  off = off * c.in[a] + q;
-}
-const int64_t n = c.in[L], st = c.s[L], ol = c.o[L], b = kq[L] * c.d[L] - c.p[L];
-src += off * n + b;
-T* dst = col.data() + i * ol;
+T* dst = col.data() + i * O;
 const T pad = pv.data()[0];
+const int64_t n = c.in[L], st = c.s[L], ol = c.o[L], b = kq[L] * c.d[L] - c.p[L];
 int64_t lo = b >= 0 ? 0 : (-b + st - 1) / st;
 int64_t hi = n - 1 - b < 0 ? 0 : (n - 1 - b) / st + 1;
-if (!ok) { lo = 0; hi = 0; }
 if (hi > ol) hi = ol;
 if (lo > hi) lo = hi;
-int64_t j = 0;
-for (; j < lo; ++j) dst[j] = pad;
-if (st == 1) { for (; j < hi; ++j) dst[j] = src[j]; }
-else { for (; j < hi; ++j) dst[j] = src[j * st]; }
-for (; j < ol; ++j) dst[j] = pad;)",
+const int64_t rows = O / ol;
+for (int64_t row = 0; row < rows; ++row, dst += ol) {
+  int64_t off = 0;
+  bool ok = true;
+  for (int a = 0; a < L; ++a) {
+    const int64_t q = oq[a] * c.s[a] - c.p[a] + kq[a] * c.d[a];
+    ok = ok && q >= 0 && q < c.in[a];
+    off = off * c.in[a] + q;
+  }
+  for (int a = L - 1; a >= 0; --a) { if (++oq[a] < c.o[a]) break; oq[a] = 0; }
+  const int64_t l2 = ok ? lo : 0, h2 = ok ? hi : 0, base = off * n + b;
+  int64_t j = 0;
+  for (; j < l2; ++j) dst[j] = pad;
+  if (st == 1) { for (; j < h2; ++j) dst[j] = src[base + j]; }
+  else { for (; j < h2; ++j) dst[j] = src[base + j * st]; }
+  for (; j < ol; ++j) dst[j] = pad;
+})",
                                                  kPreamble);
-    spec->host_grain = 8;
+    spec->host_grain = 1;
+    return spec;
+  }();
+  return *s;
+}
+
+// col2im on the host: one kernel element per (n, c) image plane, which it
+// zeroes and then adds every col row of that plane into (a scatter within
+// the plane, so no two elements write the same memory).
+const kernels::ElementwiseSpec& col2im_plane_spec() {
+  static auto s = [] {
+    auto spec = kernels::ElementwiseSpec::create("kumo_col2im_plane", "raw int64 g, raw T col", "raw T img",
+                                                 R"(const kumo_cg c = kumo_cg_load(g.data());
+const int L = c.nd - 1;
+int64_t oq[8], kq[8];
+int64_t insz = 1, O = 1, K = 1;
+for (int a = 0; a < c.nd; ++a) { insz *= c.in[a]; O *= c.o[a]; K *= c.k[a]; oq[a] = 0; kq[a] = 0; }
+T* dst = img.data() + i * insz;
+for (int64_t j = 0; j < insz; ++j) dst[j] = T(0);
+const T* src = col.data() + i * K * O;
+const int64_t n = c.in[L], st = c.s[L], ol = c.o[L], rows = O / ol;
+for (int64_t kk = 0; kk < K; ++kk) {
+  const int64_t b = kq[L] * c.d[L] - c.p[L];
+  int64_t lo = b >= 0 ? 0 : (-b + st - 1) / st;
+  int64_t hi = n - 1 - b < 0 ? 0 : (n - 1 - b) / st + 1;
+  if (hi > ol) hi = ol;
+  if (lo > hi) lo = hi;
+  for (int64_t row = 0; row < rows; ++row, src += ol) {
+    int64_t off = 0;
+    bool ok = true;
+    for (int a = 0; a < L; ++a) {
+      const int64_t q = oq[a] * c.s[a] - c.p[a] + kq[a] * c.d[a];
+      ok = ok && q >= 0 && q < c.in[a];
+      off = off * c.in[a] + q;
+    }
+    for (int a = L - 1; a >= 0; --a) { if (++oq[a] < c.o[a]) break; oq[a] = 0; }
+    if (!ok) continue;
+    const int64_t base = off * n + b;
+    if (st == 1) { for (int64_t j = lo; j < hi; ++j) dst[base + j] += src[j]; }
+    else { for (int64_t j = lo; j < hi; ++j) dst[base + j * st] += src[j]; }
+  }
+  for (int a = L; a >= 0; --a) { if (++kq[a] < c.k[a]) break; kq[a] = 0; }
+}
+)",
+                                                 kPreamble);
+    spec->host_grain = 1;
+    return spec;
+  }();
+  return *s;
+}
+
+// Max pooling on the host: one kernel element per (n, c) plane. Each row
+// of outputs is initialised to padding, then every window position updates
+// the whole row in one strided pass (so the inner loop is a plain compare
+// over contiguous outputs); a later position wins only when strictly
+// greater or the first NaN, as the first-maximum rule wants.
+const kernels::ElementwiseSpec& max_pool_plane_spec() {
+  static auto s = [] {
+    auto spec = kernels::ElementwiseSpec::create("kumo_max_pool_plane", "raw int64 g, raw T x, raw T pv",
+                                                 "raw T y, raw int64 idx",
+                                                 R"(const kumo_cg c = kumo_cg_load(g.data());
+const int L = c.nd - 1;
+int64_t oq[8], kq[8];
+int64_t insz = 1, O = 1, K = 1;
+for (int a = 0; a < c.nd; ++a) { insz *= c.in[a]; O *= c.o[a]; K *= c.k[a]; oq[a] = 0; kq[a] = 0; }
+const T* src = x.data() + i * insz;
+const T pad = pv.data()[0];
+const int64_t n = c.in[L], st = c.s[L], ol = c.o[L], rows = O / ol;
+for (int64_t row = 0; row < rows; ++row) {
+  T* yr = y.data() + i * O + row * ol;
+  int64_t* ir = idx.data() + i * O + row * ol;
+  for (int64_t j = 0; j < ol; ++j) { yr[j] = pad; ir[j] = 0; }
+  for (int a = 0; a < c.nd; ++a) kq[a] = 0;
+  for (int64_t kk = 0; kk < K; ++kk) {
+    int64_t off = 0;
+    bool ok = true;
+    for (int a = 0; a < L; ++a) {
+      const int64_t q = oq[a] * c.s[a] - c.p[a] + kq[a] * c.d[a];
+      ok = ok && q >= 0 && q < c.in[a];
+      off = off * c.in[a] + q;
+    }
+    if (ok) {
+      const int64_t b = kq[L] * c.d[L] - c.p[L], base = off * n + b;
+      int64_t lo = b >= 0 ? 0 : (-b + st - 1) / st;
+      int64_t hi = n - 1 - b < 0 ? 0 : (n - 1 - b) / st + 1;
+      if (hi > ol) hi = ol;
+      for (int64_t j = lo; j < hi; ++j) {
+        const T v = src[base + j * st];
+        if (v > yr[j] || (v != v && yr[j] == yr[j])) { yr[j] = v; ir[j] = kk; }
+      }
+    }
+    for (int a = L; a >= 0; --a) { if (++kq[a] < c.k[a]) break; kq[a] = 0; }
+  }
+  for (int a = L - 1; a >= 0; --a) { if (++oq[a] < c.o[a]) break; oq[a] = 0; }
+})",
+                                                 kPreamble);
+    spec->host_grain = 1;
+    return spec;
+  }();
+  return *s;
+}
+
+// pool_scatter on the host: one kernel element per (n, c) plane, which it
+// zeroes and then adds each value at the position its index names.
+const kernels::ElementwiseSpec& pool_scatter_plane_spec() {
+  static auto s = [] {
+    auto spec =
+        kernels::ElementwiseSpec::create("kumo_pool_scatter_plane", "raw int64 g, raw T v, raw int64 idx", "raw T img",
+                                         R"(const kumo_cg c = kumo_cg_load(g.data());
+int64_t oq[8], kq[8];
+int64_t insz = 1, O = 1, K = 1;
+for (int a = 0; a < c.nd; ++a) { insz *= c.in[a]; O *= c.o[a]; K *= c.k[a]; oq[a] = 0; }
+T* dst = img.data() + i * insz;
+for (int64_t j = 0; j < insz; ++j) dst[j] = T(0);
+const T* src = v.data() + i * O;
+const int64_t* ip = idx.data() + i * O;
+for (int64_t oo = 0; oo < O; ++oo) {
+  int64_t kk = ip[oo];
+  if (kk >= 0 && kk < K) {
+    for (int a = c.nd - 1; a >= 0; --a) { kq[a] = kk % c.k[a]; kk /= c.k[a]; }
+    bool ok = true;
+    int64_t off = 0;
+    for (int a = 0; a < c.nd; ++a) {
+      const int64_t q = oq[a] * c.s[a] - c.p[a] + kq[a] * c.d[a];
+      ok = ok && q >= 0 && q < c.in[a];
+      off = off * c.in[a] + q;
+    }
+    if (ok) dst[off] += src[oo];
+  }
+  for (int a = c.nd - 1; a >= 0; --a) { if (++oq[a] < c.o[a]) break; oq[a] = 0; }
+})",
+                                         kPreamble);
+    spec->host_grain = 1;
     return spec;
   }();
   return *s;
@@ -286,7 +421,7 @@ Array im2col_sized(const Array& x0, const std::vector<int64_t>& ksize, const std
   const Array pv = full(Shape{1}, pad_value, x.dtype(), Order::kC, dev);
   kernels::call_elementwise(im2col_spec(),
                             {geometry(dev, spatial_of(x, 2, nd), ksize, stride, pad, dilate, outsize), x, pv}, {col},
-                            {}, col.size() / outsize.back());
+                            {}, col.size() / shape_size(Shape(outsize)));
   return col;
 }
 
@@ -310,7 +445,8 @@ Array im2col(const Array& x, const std::vector<int64_t>& ksize, const std::vecto
 }
 
 Array col2im(const Array& col0, const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
-             const std::vector<int64_t>& outsize, const std::vector<int64_t>& dilate0) {
+             const std::vector<int64_t>& outsize, const std::vector<int64_t>& dilate0,
+             std::optional<bool> per_element) {
   const size_t nd = stride.size();
   if (nd == 0 || nd > static_cast<size_t>(kMaxSpatial) || static_cast<size_t>(col0.ndim()) != 2 * nd + 2)
     throw ValueError("col2im: expected a (N, C, *ksize, *outsize) array with " + std::to_string(nd) +
@@ -325,20 +461,22 @@ Array col2im(const Array& col0, const std::vector<int64_t>& stride, const std::v
   if (img.size() == 0) return img;
   if (col0.size() == 0) return zeros(img.shape(), img.dtype(), Order::kC, dev);
   const Array col = contiguous(col0);
+  const bool gather = per_element.value_or(dev.type() == DeviceType::kCUDA);
   kernels::call_elementwise(
-      col2im_spec(),
+      gather ? col2im_spec() : col2im_plane_spec(),
       {geometry(dev, outsize, spatial_of(col, 2, nd), stride, pad, dilate, spatial_of(col, 2 + nd, nd)), col}, {img},
-      {}, img.size());
+      {}, gather ? img.size() : img.shape()[0] * img.shape()[1]);
   return img;
 }
 
 std::pair<Array, Array> max_pool(const Array& x0, const std::vector<int64_t>& ksize, const std::vector<int64_t>& stride,
-                                 const std::vector<int64_t>& pad, bool cover_all) {
+                                 const std::vector<int64_t>& pad, bool cover_all, std::optional<bool> per_element) {
   const size_t nd = spatial_rank("max_pool", x0, ksize.size());
   check_param("max_pool", "ksize", ksize, nd, 1);
   check_param("max_pool", "stride", stride, nd, 1);
   check_param("max_pool", "pad", pad, nd, 0);
-  if (!is_floating(x0.dtype())) throw TypeError(std::string("max_pool: x must be floating, got ") + dtype_name(x0.dtype()));
+  if (!is_floating(x0.dtype()))
+    throw TypeError(std::string("max_pool: x must be floating, got ") + dtype_name(x0.dtype()));
   std::vector<int64_t> out;
   for (size_t a = 0; a < nd; ++a) {
     out.push_back(conv_outsize(x0.shape()[static_cast<int>(a + 2)], ksize[a], stride[a], pad[a], cover_all));
@@ -352,10 +490,11 @@ std::pair<Array, Array> max_pool(const Array& x0, const std::vector<int64_t>& ks
   if (y.size() == 0) return {y, idx};
   const Array x = contiguous(x0);
   const Array pv = full(Shape{1}, Scalar(-std::numeric_limits<double>::infinity()), x.dtype(), Order::kC, dev);
+  const bool gather = per_element.value_or(dev.type() == DeviceType::kCUDA);
   kernels::call_elementwise(
-      max_pool_spec(),
+      gather ? max_pool_spec() : max_pool_plane_spec(),
       {geometry(dev, spatial_of(x, 2, nd), ksize, stride, pad, std::vector<int64_t>(nd, 1), out), x, pv}, {y, idx}, {},
-      y.size());
+      gather ? y.size() : y.shape()[0] * y.shape()[1]);
   return {y, idx};
 }
 
@@ -383,7 +522,7 @@ Array pool_gather(const Array& x0, const Array& idx0, const std::vector<int64_t>
 
 Array pool_scatter(const Array& v0, const Array& idx0, const std::vector<int64_t>& ksize,
                    const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
-                   const std::vector<int64_t>& outsize) {
+                   const std::vector<int64_t>& outsize, std::optional<bool> per_element) {
   const size_t nd = spatial_rank("pool_scatter", v0, ksize.size());
   check_param("pool_scatter", "ksize", ksize, nd, 1);
   check_param("pool_scatter", "stride", stride, nd, 1);
@@ -398,10 +537,11 @@ Array pool_scatter(const Array& v0, const Array& idx0, const std::vector<int64_t
   if (v0.size() == 0) return zeros(img.shape(), img.dtype(), Order::kC, dev);
   const Array v = contiguous(v0);
   const Array idx = contiguous(idx0.astype(Dtype::kInt64, Order::kC, false));
+  const bool gather = per_element.value_or(dev.type() == DeviceType::kCUDA);
   kernels::call_elementwise(
-      pool_scatter_spec(),
+      gather ? pool_scatter_spec() : pool_scatter_plane_spec(),
       {geometry(dev, outsize, ksize, stride, pad, std::vector<int64_t>(nd, 1), spatial_of(v, 2, nd)), v, idx}, {img},
-      {}, img.size());
+      {}, gather ? img.size() : img.shape()[0] * img.shape()[1]);
   return img;
 }
 

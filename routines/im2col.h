@@ -10,6 +10,7 @@
 // (N, C, *spatial); a col array is (N, C, *ksize, *outsize).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -39,14 +40,21 @@ Array im2col_sized(const Array& x, const std::vector<int64_t>& ksize, const std:
                    const std::vector<int64_t>& outsize, Scalar pad_value = Scalar(0));
 // The adjoint of im2col: an (N, C, *outsize) array where each element is
 // the sum of the col elements im2col would have copied from it.
+//
+// col2im, max_pool and pool_scatter come in two kernel forms: one element
+// per output element, gathering (CUDA's default: many threads), or one
+// element per (n, c) plane, walking it in order without decoding indexes
+// (the host's default: fewer, longer tasks). per_element picks one.
 Array col2im(const Array& col, const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
-             const std::vector<int64_t>& outsize, const std::vector<int64_t>& dilate = {});
+             const std::vector<int64_t>& outsize, const std::vector<int64_t>& dilate = {},
+             std::optional<bool> per_element = std::nullopt);
 
 // Max pooling of a floating x (N, C, *spatial) with -inf padding: the
 // maxima (N, C, *out) and the flat position of each within its window
 // (int64, the first maximum; NaN wins), out = conv_outsize(..., cover_all).
 std::pair<Array, Array> max_pool(const Array& x, const std::vector<int64_t>& ksize, const std::vector<int64_t>& stride,
-                                 const std::vector<int64_t>& pad, bool cover_all = true);
+                                 const std::vector<int64_t>& pad, bool cover_all = true,
+                                 std::optional<bool> per_element = std::nullopt);
 // y[n, c, *o] = x at the position idx[n, c, *o] names in window o (0 when
 // that position is padding); y has idx's shape.
 Array pool_gather(const Array& x, const Array& idx, const std::vector<int64_t>& ksize,
@@ -55,6 +63,6 @@ Array pool_gather(const Array& x, const Array& idx, const std::vector<int64_t>& 
 // sums the v[n, c, *o] whose window position idx[n, c, *o] lands on it.
 Array pool_scatter(const Array& v, const Array& idx, const std::vector<int64_t>& ksize,
                    const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
-                   const std::vector<int64_t>& outsize);
+                   const std::vector<int64_t>& outsize, std::optional<bool> per_element = std::nullopt);
 
 }  // namespace kumo
