@@ -8,6 +8,7 @@
 //   x.grad();  // d(sum(tanh(x) * x))/dx
 #pragma once
 #include "autograd/backward.h"
+#include "autograd/function_hook.h"
 #include "autograd/function_node.h"
 #include "autograd/functions/activation.h"
 #include "autograd/functions/array.h"
@@ -17,6 +18,7 @@
 #include "autograd/functions/linalg.h"
 #include "autograd/functions/loss.h"
 #include "autograd/functions/math.h"
+#include "autograd/gradient_check.h"
 #include "autograd/mode.h"
 #include "autograd/variable.h"
 #include "autograd/functions/convolution.h"

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "autograd/function_hook.h"
 #include "autograd/function_node.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/mode.h"
@@ -123,7 +124,10 @@ class BackwardPass {
       if (f.inputs_[i]->requires_grad()) targets.push_back(i);
     if (targets.empty()) return;
     f.check_retained_unmodified();
+    const bool hooked = !active_function_hooks().empty();
+    if (hooked) detail::run_backward_hooks(true, f, gys);
     std::vector<Variable> gxs = f.backward(targets, gys);
+    if (hooked) detail::run_backward_hooks(false, f, gys);
     if (gxs.size() != targets.size())
       throw RuntimeError("FunctionNode '" + f.label() + "': backward returned " + std::to_string(gxs.size()) +
                          " gradients for " + std::to_string(targets.size()) + " target inputs");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "autograd/function_hook.h"
 #include "autograd/mode.h"
 #include "core/errors.h"
 
@@ -114,7 +115,10 @@ std::vector<Variable> apply(const std::shared_ptr<FunctionNode>& node, const std
     in_arrays.push_back(inputs[i].array());
     any_requires_grad = any_requires_grad || inputs[i].requires_grad();
   }
+  const bool hooked = !active_function_hooks().empty();
+  if (hooked) detail::run_forward_hooks(true, *node, in_arrays);
   std::vector<Array> out_arrays = node->forward(in_arrays);
+  if (hooked) detail::run_forward_hooks(false, *node, in_arrays);
   for (size_t i = 0; i < out_arrays.size(); ++i)
     if (!out_arrays[i].defined())
       throw RuntimeError("FunctionNode '" + node->label() + "': forward returned an undefined output " +

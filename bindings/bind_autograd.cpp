@@ -74,9 +74,18 @@ class PyFunctionNode : public ag::FunctionNode, public py::trampoline_self_life_
  public:
   std::string label() const override {
     py::gil_scoped_acquire gil;
-    py::function override = py::get_override(static_cast<const ag::FunctionNode*>(this), "label");
-    if (override) return py::cast<std::string>(override());
-    return py::cast<std::string>(py::cast(this).attr("__class__").attr("__name__"));
+    // label is a read-only property on the base class, so py::get_override
+    // (which expects a method) cannot be used: a subclass may define a
+    // method, a property or a plain class attribute.
+    py::object cls = py::cast(this).attr("__class__");
+    py::object attr = py::getattr(cls, "label", py::none());
+    if (py::isinstance<py::str>(attr)) return py::cast<std::string>(attr);
+    if (PyFunction_Check(attr.ptr())) return py::cast<std::string>(attr(py::cast(this)));
+    if (PyObject_TypeCheck(attr.ptr(), &PyProperty_Type) && !py::getattr(attr, "fget").is_none()) {
+      py::object fget = attr.attr("fget");
+      if (PyFunction_Check(fget.ptr())) return py::cast<std::string>(fget(py::cast(this)));
+    }
+    return py::cast<std::string>(cls.attr("__name__"));
   }
   std::vector<Array> forward(const std::vector<Array>& inputs) override {
     py::gil_scoped_acquire gil;
@@ -142,6 +151,7 @@ Shape shape_arg(py::handle obj) { return Shape(to_int_list(obj)); }
 
 }  // namespace
 
+void bind_autograd_hooks(py::module_& m);  // bind_autograd_hooks.cpp
 void bind_autograd_conv(py::module_& f);
 
 void bind_autograd(py::module_& parent) {
@@ -268,6 +278,61 @@ void bind_autograd(py::module_& parent) {
       },
       py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(), py::arg("retain_grad") = false,
       py::arg("enable_double_backprop") = false);
+
+  bind_autograd_hooks(m);
+
+  // gradient_check (kumo.autograd.gradient_check gives Chainer's signatures).
+  py::register_exception<ag::GradientCheckError>(m, "GradientCheckError", PyExc_AssertionError);
+  auto python_function = [](py::function func) -> ag::VariadicFunction {
+    return [func](const std::vector<ag::Variable>& xs) {
+      py::tuple args(xs.size());
+      for (size_t i = 0; i < xs.size(); ++i) args[i] = to_py(xs[i]);
+      py::object result = func(*args);
+      if (py::isinstance<py::tuple>(result) || py::isinstance<py::list>(result)) return to_variables(result);
+      return std::vector<ag::Variable>{to_variable(result)};
+    };
+  };
+  auto options_of = [](double eps, double atol, double rtol, py::handle params, py::handle no_grads, py::handle dtype) {
+    ag::GradientCheckOptions options;
+    options.eps = eps;
+    options.atol = atol;
+    options.rtol = rtol;
+    for (py::handle p : params) options.params.push_back(py::cast<ag::Variable>(p));
+    if (!no_grads.is_none()) {
+      for (py::handle flag : no_grads) options.no_grads.push_back(py::cast<bool>(flag));
+    }
+    if (!dtype.is_none()) options.dtype = to_dtype_required(dtype);
+    return options;
+  };
+  auto arrays_or_undefined = [](py::handle seq) {
+    std::vector<Array> out;
+    if (seq.is_none()) return out;
+    for (py::handle h : seq) {
+      Array storage;
+      out.push_back(h.is_none() ? Array() : array_ref(h, &storage));
+    }
+    return out;
+  };
+  m.def(
+      "check_backward",
+      [=](py::function func, py::handle inputs, py::handle grad_outputs, py::handle params, double eps, double atol,
+          double rtol, py::handle no_grads, py::handle dtype) {
+        ag::GradientCheckOptions options = options_of(eps, atol, rtol, params, no_grads, dtype);
+        ag::check_backward(python_function(func), arrays_or_undefined(inputs), arrays_or_undefined(grad_outputs),
+                           options);
+      },
+      py::arg("func"), py::arg("inputs"), py::arg("grad_outputs"), py::arg("params"), py::arg("eps"), py::arg("atol"),
+      py::arg("rtol"), py::arg("no_grads"), py::arg("dtype"));
+  m.def(
+      "check_double_backward",
+      [=](py::function func, py::handle inputs, py::handle grad_outputs, py::handle grad_grad_inputs, py::handle params,
+          double eps, double atol, double rtol, py::handle no_grads, py::handle dtype) {
+        ag::GradientCheckOptions options = options_of(eps, atol, rtol, params, no_grads, dtype);
+        ag::check_double_backward(python_function(func), arrays_or_undefined(inputs), arrays_or_undefined(grad_outputs),
+                                  arrays_or_undefined(grad_grad_inputs), options);
+      },
+      py::arg("func"), py::arg("inputs"), py::arg("grad_outputs"), py::arg("grad_grad_inputs"), py::arg("params"),
+      py::arg("eps"), py::arg("atol"), py::arg("rtol"), py::arg("no_grads"), py::arg("dtype"));
 
   // Functions (kumo.autograd.functions wraps them with Chainer's signatures).
   py::module_ f = m.def_submodule("functions");

@@ -14,6 +14,9 @@ Chainer's Python names::
 """
 from kumo import _core
 from kumo.autograd import functions  # noqa: F401
+from kumo.autograd import gradient_check  # noqa: F401
+from kumo.autograd import function_hooks  # noqa: F401
+from kumo.autograd.function_hooks import FunctionHook  # noqa: F401
 
 _ag = _core.autograd
 
@@ -78,4 +81,4 @@ Variable.to_device = lambda self, device: functions.copy(self, device)
 Variable.__array_priority__ = 200  # ndarray op Variable goes to Variable's reflected operator
 
 __all__ = ["Variable", "FunctionNode", "grad", "no_backprop_mode", "force_backprop_mode", "is_backprop_enabled",
-           "functions"]
+           "functions", "gradient_check", "function_hooks", "FunctionHook"]
