@@ -628,3 +628,23 @@ def test_small_cnn_trains_one_step():
     loss.backward()
     for p in (W1, b1, W2):
         assert p.grad is not None and p.grad.shape == p.shape
+
+
+@pytest.mark.parametrize("name", ["convolution_2d", "deconvolution_2d", "max_pooling_2d", "average_pooling_2d",
+                                  "unpooling_2d", "im2col"])
+def test_empty_batch(name):
+    x = Variable(kumo.zeros((0, 3, 5, 5)))
+    if name == "convolution_2d":
+        W = Variable(kumo.ones((4, 3, 3, 3)))
+        y = F.convolution_2d(x, W, pad=1)
+    elif name == "deconvolution_2d":
+        W = Variable(kumo.ones((3, 2, 3, 3)))
+        y = F.deconvolution_2d(x, W)
+    else:
+        W = None
+        y = getattr(F, name)(x, 2)
+    assert y.shape[0] == 0
+    F.sum(y).backward()
+    assert x.grad.shape == x.shape
+    if W is not None:
+        numpy.testing.assert_array_equal(kumo.asnumpy(W.grad), numpy.zeros(W.shape))
