@@ -137,7 +137,10 @@ Variable conv_impl(const char* who, int want_nd, const Variable& x, const Variab
                        " should be positive, got " + std::to_string(out.back()));
   }
   const int64_t K = prod(ksize), O = prod(out), G = groups;
-  Variable col = reshape(im2col_patches(x, ksize, stride, pad, dilate, out), Shape{N, G, C / G * K, O});
+  // A 1x1 convolution without stride or padding reads x as it is: no patch copy.
+  bool pointwise = true;
+  for (size_t a = 0; a < nd; ++a) pointwise = pointwise && ksize[a] == 1 && stride[a] == 1 && pad[a] == 0;
+  Variable col = reshape(pointwise ? x : im2col_patches(x, ksize, stride, pad, dilate, out), Shape{N, G, C / G * K, O});
   Variable y = matmul(reshape(W, Shape{G, Cout / G, C / G * K}), col);  // (N, G, Cout / G, O)
   Shape ys{N, Cout};
   for (int64_t o : out) ys.push_back(o);
