@@ -92,3 +92,15 @@ TEST(AutogradConvRoutines, KernelFormsAgree) {
   EXPECT_EQ(values(pool_scatter(c.first, c.second, {2, 2, 2}, {1, 2, 1}, {1, 0, 1}, {4, 5, 3}, true)),
             values(pool_scatter(c.first, c.second, {2, 2, 2}, {1, 2, 1}, {1, 0, 1}, {4, 5, 3}, false)));
 }
+
+// The example in docs/cpp_api.md.
+TEST(AutogradConv, SmallNetworkShapes) {
+  ag::Variable img(ones(Shape{8, 3, 32, 32}, Dtype::kFloat32));
+  ag::Variable K(ones(Shape{16, 3, 3, 3}, Dtype::kFloat32));
+  ag::Variable h = ag::max_pooling_2d(ag::relu(ag::convolution_2d(img, K, {}, {1}, {1})), {2});
+  ag::Variable out = ag::global_average_pooling_2d(h);
+  EXPECT_EQ(out.shape(), Shape({8, 16}));
+  EXPECT_EQ(kumo::im2col(img.array(), {3, 3}, {1, 1}, {1, 1}).shape(), Shape({8, 3, 3, 3, 32, 32}));
+  ag::sum(out).backward();
+  EXPECT_EQ(K.grad().shape(), K.shape());
+}
