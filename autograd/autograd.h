@@ -31,3 +31,5 @@
 #include "autograd/functions/array2.h"
 #include "autograd/functions/embed.h"
 #include "autograd/functions/rnn.h"
+#include "autograd/functions/convolution.h"
+#include "autograd/functions/pooling.h"

@@ -156,6 +156,7 @@ Shape shape_arg(py::handle obj) { return Shape(to_int_list(obj)); }
 }  // namespace
 
 void bind_autograd_hooks(py::module_& m);  // bind_autograd_hooks.cpp
+void bind_autograd_conv(py::module_& f);
 
 void bind_autograd(py::module_& parent) {
   py::module_ m = parent.def_submodule("autograd", "The C++ autograd engine (autograd/)");
@@ -515,6 +516,7 @@ void bind_autograd(py::module_& parent) {
   bind_autograd_math(f);
   bind_autograd_norm(f);
   bind_autograd_array(f);
+  bind_autograd_conv(f);
 }
 
 }  // namespace py_bind

@@ -40,6 +40,7 @@
 #include "routines/joining.h"
 #include "routines/padding.h"
 #include "routines/rearranging.h"
+#include "routines/im2col.h"
 
 #include "random/generator.h"
 #include "autograd/autograd.h"

@@ -107,3 +107,16 @@ __all__ += ["swapaxes", "moveaxis", "rollaxis", "flatten", "hstack", "vstack", "
             "repeat", "flip", "fliplr", "flipud", "pad", "scatter_add", "diagonal", "depth2space", "space2depth",
             "resize_images", "pad_sequence", "embed_id", "lstm", "slstm", "gru", "n_step_lstm", "n_step_bilstm",
             "n_step_gru", "n_step_bigru", "n_step_rnn", "n_step_birnn"]
+
+# Convolution and pooling (bindings/bind_autograd_conv.cpp), Chainer's signatures.
+from kumo._core.autograd.functions import (  # noqa: E402
+    average_pooling_1d, average_pooling_2d, average_pooling_3d, average_pooling_nd, convolution_1d, convolution_2d,
+    convolution_3d, convolution_nd, deconvolution_1d, deconvolution_2d, deconvolution_3d, deconvolution_nd,
+    depthwise_convolution_2d, global_average_pooling_2d, im2col, max_pooling_1d, max_pooling_2d, max_pooling_3d,
+    max_pooling_nd, unpooling_2d, unpooling_nd, upsampling_2d)
+
+__all__ += ["im2col", "convolution_nd", "convolution_1d", "convolution_2d", "convolution_3d", "deconvolution_nd",
+            "deconvolution_1d", "deconvolution_2d", "deconvolution_3d", "depthwise_convolution_2d", "max_pooling_nd",
+            "max_pooling_1d", "max_pooling_2d", "max_pooling_3d", "average_pooling_nd", "average_pooling_1d",
+            "average_pooling_2d", "average_pooling_3d", "unpooling_nd", "unpooling_2d", "upsampling_2d",
+            "global_average_pooling_2d"]

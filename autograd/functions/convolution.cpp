@@ -1,0 +1,290 @@
+#include "autograd/functions/convolution.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "autograd/function_node.h"
+#include "autograd/functions/array.h"
+#include "autograd/functions/basic_math.h"
+#include "autograd/functions/linalg.h"
+#include "core/errors.h"
+#include "routines/im2col.h"
+
+namespace kumo {
+namespace autograd {
+namespace {
+
+std::string vec_str(const std::vector<int64_t>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + (v.size() == 1 ? ",)" : ")");
+}
+
+std::vector<int64_t> spatial(const Shape& s, size_t from, size_t nd) {
+  std::vector<int64_t> v;
+  for (size_t a = 0; a < nd; ++a) v.push_back(s[static_cast<int>(from + a)]);
+  return v;
+}
+
+// One entry per spatial axis from Chainer's int-or-tuple parameters: empty
+// gives `dflt`, one entry is repeated.
+std::vector<int64_t> per_axis(const char* who, const char* what, const std::vector<int64_t>& v, size_t nd, int64_t dflt,
+                              int64_t lo) {
+  std::vector<int64_t> out = v.empty()       ? std::vector<int64_t>(nd, dflt)
+                             : v.size() == 1 ? std::vector<int64_t>(nd, v[0])
+                                             : v;
+  if (out.size() != nd)
+    throw ValueError(std::string(who) + ": " + what + " must be an int or have " + std::to_string(nd) +
+                     " entries, got " + vec_str(v));
+  for (int64_t e : out)
+    if (e < lo)
+      throw ValueError(std::string(who) + ": " + what + " must be >= " + std::to_string(lo) + ", got " + vec_str(v));
+  return out;
+}
+
+void require_floating(const char* who, const char* what, const Variable& v) {
+  if (v.defined() && !is_floating(v.dtype()))
+    throw TypeError(std::string(who) + ": " + what + " must be floating, got " + dtype_name(v.dtype()));
+}
+
+class Im2col : public FunctionNode {
+ public:
+  Im2col(std::vector<int64_t> k, std::vector<int64_t> s, std::vector<int64_t> p, std::vector<int64_t> d,
+         std::vector<int64_t> o, double pad_value)
+      : k_(std::move(k)), s_(std::move(s)), p_(std::move(p)), d_(std::move(d)), o_(std::move(o)), pv_(pad_value) {}
+  std::string label() const override { return "Im2col"; }
+  std::vector<Array> forward(const std::vector<Array>& x) override {
+    return {kumo::im2col_sized(x[0], k_, s_, p_, d_, o_, Scalar(pv_))};
+  }
+  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
+    return {col2im(gy[0], s_, p_, spatial(input_shape(0), 2, k_.size()), d_)};
+  }
+
+ private:
+  std::vector<int64_t> k_, s_, p_, d_, o_;
+  double pv_;
+};
+
+class Col2im : public FunctionNode {
+ public:
+  Col2im(std::vector<int64_t> s, std::vector<int64_t> p, std::vector<int64_t> o, std::vector<int64_t> d)
+      : s_(std::move(s)), p_(std::move(p)), o_(std::move(o)), d_(std::move(d)) {}
+  std::string label() const override { return "Col2im"; }
+  std::vector<Array> forward(const std::vector<Array>& x) override { return {kumo::col2im(x[0], s_, p_, o_, d_)}; }
+  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
+    const size_t nd = s_.size();
+    return {im2col_patches(gy[0], spatial(input_shape(0), 2, nd), s_, p_, d_, spatial(input_shape(0), 2 + nd, nd))};
+  }
+
+ private:
+  std::vector<int64_t> s_, p_, o_, d_;
+};
+
+// Shape (1, C, 1, ..., 1) for a bias over `nd` spatial axes.
+Variable bias_view(const Variable& b, size_t nd, int64_t channels, const char* who) {
+  if (b.ndim() != 1 || b.shape()[0] != channels)
+    throw ValueError(std::string(who) + ": b must have shape (" + std::to_string(channels) + ",), got " +
+                     b.shape().to_string());
+  Shape s{1, channels};
+  for (size_t a = 0; a < nd; ++a) s.push_back(1);
+  return reshape(b, s);
+}
+
+size_t check_ranks(const char* who, const Variable& x, const Variable& W, int want_nd) {
+  if (!x.defined() || !W.defined()) throw TypeError(std::string(who) + ": x and W are required");
+  if (x.ndim() < 3)
+    throw ValueError(std::string(who) + ": x must be (N, C, *spatial), got shape " + x.shape().to_string());
+  if (W.ndim() != x.ndim())
+    throw ValueError(std::string(who) + ": W must have as many dimensions as x (" + std::to_string(x.ndim()) +
+                     "), got shape " + W.shape().to_string());
+  if (want_nd > 0 && x.ndim() != want_nd + 2)
+    throw ValueError(std::string(who) + ": x must be " + std::to_string(want_nd + 2) + "-d, got shape " +
+                     x.shape().to_string());
+  require_floating(who, "x", x);
+  require_floating(who, "W", W);
+  return static_cast<size_t>(x.ndim() - 2);
+}
+
+int64_t prod(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t e : v) p *= e;
+  return p;
+}
+
+Variable conv_impl(const char* who, int want_nd, const Variable& x, const Variable& W, const Variable& b,
+                   const std::vector<int64_t>& stride0, const std::vector<int64_t>& pad0, bool cover_all,
+                   const std::vector<int64_t>& dilate0, int64_t groups) {
+  const size_t nd = check_ranks(who, x, W, want_nd);
+  require_floating(who, "b", b);
+  const auto stride = per_axis(who, "stride", stride0, nd, 1, 1);
+  const auto pad = per_axis(who, "pad", pad0, nd, 0, 0);
+  const auto dilate = per_axis(who, "dilate", dilate0, nd, 1, 1);
+  if (groups < 1) throw ValueError(std::string(who) + ": groups must be positive, got " + std::to_string(groups));
+  const int64_t N = x.shape()[0], C = x.shape()[1], Cout = W.shape()[0];
+  if (C % groups != 0 || Cout % groups != 0)
+    throw ValueError(std::string(who) + ": the numbers of input (" + std::to_string(C) + ") and output (" +
+                     std::to_string(Cout) + ") channels must be divisible by groups (" + std::to_string(groups) + ")");
+  if (W.shape()[1] != C / groups)
+    throw ValueError(std::string(who) + ": W of shape " + W.shape().to_string() + " expects " +
+                     std::to_string(W.shape()[1] * groups) + " input channels, x has " + std::to_string(C));
+  const auto ksize = spatial(W.shape(), 2, nd);
+  std::vector<int64_t> out;
+  for (size_t a = 0; a < nd; ++a) {
+    out.push_back(conv_outsize(x.shape()[static_cast<int>(a + 2)], ksize[a], stride[a], pad[a], cover_all, dilate[a]));
+    if (out.back() <= 0)
+      throw ValueError(std::string(who) + ": the output size along spatial axis " + std::to_string(a) +
+                       " should be positive, got " + std::to_string(out.back()));
+  }
+  const int64_t K = prod(ksize), O = prod(out), G = groups;
+  // A 1x1 convolution without stride or padding reads x as it is: no patch copy.
+  bool pointwise = true;
+  for (size_t a = 0; a < nd; ++a) pointwise = pointwise && ksize[a] == 1 && stride[a] == 1 && pad[a] == 0;
+  Variable col = reshape(pointwise ? x : im2col_patches(x, ksize, stride, pad, dilate, out), Shape{N, G, C / G * K, O});
+  Variable y = matmul(reshape(W, Shape{G, Cout / G, C / G * K}), col);  // (N, G, Cout / G, O)
+  Shape ys{N, Cout};
+  for (int64_t o : out) ys.push_back(o);
+  y = reshape(y, ys);
+  return b.defined() ? y + bias_view(b, nd, Cout, who) : y;
+}
+
+Variable deconv_impl(const char* who, int want_nd, const Variable& x, const Variable& W, const Variable& b,
+                     const std::vector<int64_t>& stride0, const std::vector<int64_t>& pad0,
+                     const std::vector<int64_t>& outsize0, const std::vector<int64_t>& dilate0, int64_t groups) {
+  const size_t nd = check_ranks(who, x, W, want_nd);
+  require_floating(who, "b", b);
+  const auto stride = per_axis(who, "stride", stride0, nd, 1, 1);
+  const auto pad = per_axis(who, "pad", pad0, nd, 0, 0);
+  const auto dilate = per_axis(who, "dilate", dilate0, nd, 1, 1);
+  if (groups < 1) throw ValueError(std::string(who) + ": groups must be positive, got " + std::to_string(groups));
+  const int64_t N = x.shape()[0], C = x.shape()[1];
+  if (W.shape()[0] != C)
+    throw ValueError(std::string(who) + ": W of shape " + W.shape().to_string() + " expects " +
+                     std::to_string(W.shape()[0]) + " input channels, x has " + std::to_string(C));
+  if (C % groups != 0)
+    throw ValueError(std::string(who) + ": the number of input channels (" + std::to_string(C) +
+                     ") must be divisible by groups (" + std::to_string(groups) + ")");
+  const int64_t G = groups, Cog = W.shape()[1], Cout = Cog * G;
+  const auto ksize = spatial(W.shape(), 2, nd);
+  const auto in = spatial(x.shape(), 2, nd);
+  std::vector<int64_t> out;
+  if (outsize0.empty()) {
+    for (size_t a = 0; a < nd; ++a) out.push_back(deconv_outsize(in[a], ksize[a], stride[a], pad[a], false, dilate[a]));
+  } else {
+    out = per_axis(who, "outsize", outsize0, nd, 0, 0);
+    for (size_t a = 0; a < nd; ++a) {
+      const int64_t lo = conv_outsize(out[a], ksize[a], stride[a], pad[a], false, dilate[a]);
+      const int64_t hi = conv_outsize(out[a], ksize[a], stride[a], pad[a], true, dilate[a]);
+      if (in[a] < lo || in[a] > hi)
+        throw ValueError(std::string(who) + ": outsize " + vec_str(out) + " does not fit the input extent " +
+                         std::to_string(in[a]) + " along spatial axis " + std::to_string(a) + " (it needs " +
+                         std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    }
+  }
+  for (size_t a = 0; a < nd; ++a)
+    if (out[a] <= 0)
+      throw ValueError(std::string(who) + ": the output size along spatial axis " + std::to_string(a) +
+                       " should be positive, got " + std::to_string(out[a]));
+  const int64_t K = prod(ksize), I = prod(in);
+  // col[n, g] = W_g^T x_g: (Cog * K, C / G) @ (C / G, I) per group.
+  Variable Wm = transpose(reshape(W, Shape{G, C / G, Cog * K}), {0, 2, 1});
+  Variable col = matmul(Wm, reshape(x, Shape{N, G, C / G, I}));  // (N, G, Cog * K, I)
+  Shape cs{N, Cout};
+  for (int64_t k : ksize) cs.push_back(k);
+  for (int64_t i : in) cs.push_back(i);
+  Variable y = col2im(reshape(col, cs), stride, pad, out, dilate);
+  return b.defined() ? y + bias_view(b, nd, Cout, who) : y;
+}
+
+}  // namespace
+
+Variable im2col_patches(const Variable& x, const std::vector<int64_t>& ksize, const std::vector<int64_t>& stride,
+                        const std::vector<int64_t>& pad, const std::vector<int64_t>& dilate,
+                        const std::vector<int64_t>& outsize, double pad_value) {
+  return apply(std::make_shared<Im2col>(ksize, stride, pad, dilate, outsize, pad_value), {x})[0];
+}
+
+Variable col2im(const Variable& col, const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
+                const std::vector<int64_t>& outsize, const std::vector<int64_t>& dilate) {
+  return apply(std::make_shared<Col2im>(stride, pad, outsize, dilate), {col})[0];
+}
+
+Variable im2col(const Variable& x, const std::vector<int64_t>& ksize0, const std::vector<int64_t>& stride0,
+                const std::vector<int64_t>& pad0, bool cover_all, const std::vector<int64_t>& dilate0) {
+  const char* who = "im2col";
+  if (x.ndim() < 3) throw ValueError("im2col: x must be (N, C, *spatial), got shape " + x.shape().to_string());
+  const size_t nd = static_cast<size_t>(x.ndim() - 2);
+  const auto ksize = per_axis(who, "ksize", ksize0, nd, 1, 1);
+  if (ksize0.empty()) throw ValueError("im2col: ksize is required");
+  const auto stride = per_axis(who, "stride", stride0, nd, 1, 1);
+  const auto pad = per_axis(who, "pad", pad0, nd, 0, 0);
+  const auto dilate = per_axis(who, "dilate", dilate0, nd, 1, 1);
+  std::vector<int64_t> out;
+  Shape ys{x.shape()[0], x.shape()[1] * prod(ksize)};
+  for (size_t a = 0; a < nd; ++a) {
+    out.push_back(conv_outsize(x.shape()[static_cast<int>(a + 2)], ksize[a], stride[a], pad[a], cover_all, dilate[a]));
+    if (out.back() <= 0)
+      throw ValueError("im2col: the output size along spatial axis " + std::to_string(a) + " should be positive, got " +
+                       std::to_string(out.back()));
+    ys.push_back(out.back());
+  }
+  return reshape(im2col_patches(x, ksize, stride, pad, dilate, out), ys);
+}
+
+Variable convolution_nd(const Variable& x, const Variable& W, const Variable& b, const std::vector<int64_t>& stride,
+                        const std::vector<int64_t>& pad, bool cover_all, const std::vector<int64_t>& dilate,
+                        int64_t groups) {
+  return conv_impl("convolution_nd", 0, x, W, b, stride, pad, cover_all, dilate, groups);
+}
+Variable convolution_1d(const Variable& x, const Variable& W, const Variable& b, const std::vector<int64_t>& stride,
+                        const std::vector<int64_t>& pad, bool cover_all, const std::vector<int64_t>& dilate,
+                        int64_t groups) {
+  return conv_impl("convolution_1d", 1, x, W, b, stride, pad, cover_all, dilate, groups);
+}
+Variable convolution_2d(const Variable& x, const Variable& W, const Variable& b, const std::vector<int64_t>& stride,
+                        const std::vector<int64_t>& pad, bool cover_all, const std::vector<int64_t>& dilate,
+                        int64_t groups) {
+  return conv_impl("convolution_2d", 2, x, W, b, stride, pad, cover_all, dilate, groups);
+}
+Variable convolution_3d(const Variable& x, const Variable& W, const Variable& b, const std::vector<int64_t>& stride,
+                        const std::vector<int64_t>& pad, bool cover_all, const std::vector<int64_t>& dilate,
+                        int64_t groups) {
+  return conv_impl("convolution_3d", 3, x, W, b, stride, pad, cover_all, dilate, groups);
+}
+
+Variable deconvolution_nd(const Variable& x, const Variable& W, const Variable& b, const std::vector<int64_t>& stride,
+                          const std::vector<int64_t>& pad, const std::vector<int64_t>& outsize,
+                          const std::vector<int64_t>& dilate, int64_t groups) {
+  return deconv_impl("deconvolution_nd", 0, x, W, b, stride, pad, outsize, dilate, groups);
+}
+Variable deconvolution_1d(const Variable& x, const Variable& W, const Variable& b, const std::vector<int64_t>& stride,
+                          const std::vector<int64_t>& pad, const std::vector<int64_t>& outsize,
+                          const std::vector<int64_t>& dilate, int64_t groups) {
+  return deconv_impl("deconvolution_1d", 1, x, W, b, stride, pad, outsize, dilate, groups);
+}
+Variable deconvolution_2d(const Variable& x, const Variable& W, const Variable& b, const std::vector<int64_t>& stride,
+                          const std::vector<int64_t>& pad, const std::vector<int64_t>& outsize,
+                          const std::vector<int64_t>& dilate, int64_t groups) {
+  return deconv_impl("deconvolution_2d", 2, x, W, b, stride, pad, outsize, dilate, groups);
+}
+Variable deconvolution_3d(const Variable& x, const Variable& W, const Variable& b, const std::vector<int64_t>& stride,
+                          const std::vector<int64_t>& pad, const std::vector<int64_t>& outsize,
+                          const std::vector<int64_t>& dilate, int64_t groups) {
+  return deconv_impl("deconvolution_3d", 3, x, W, b, stride, pad, outsize, dilate, groups);
+}
+
+Variable depthwise_convolution_2d(const Variable& x, const Variable& W, const Variable& b,
+                                  const std::vector<int64_t>& stride, const std::vector<int64_t>& pad) {
+  const char* who = "depthwise_convolution_2d";
+  check_ranks(who, x, W, 2);
+  const int64_t M = W.shape()[0], C = W.shape()[1];
+  if (x.shape()[1] != C)
+    throw ValueError(std::string(who) + ": W of shape " + W.shape().to_string() + " expects " + std::to_string(C) +
+                     " channels, x has " + std::to_string(x.shape()[1]));
+  // A grouped convolution with one group per channel: filter c * M + m is W[m, c].
+  Variable Wg = reshape(transpose(W, {1, 0, 2, 3}), Shape{C * M, 1, W.shape()[2], W.shape()[3]});
+  return conv_impl(who, 2, x, Wg, b, stride, pad, false, {}, C);
+}
+
+}  // namespace autograd
+}  // namespace kumo

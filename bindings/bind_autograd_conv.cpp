@@ -1,0 +1,163 @@
+// kumo._core.autograd.functions: the convolution and pooling functions
+// (autograd/functions/convolution.h, pooling.h) with Chainer's signatures.
+// Int-or-tuple parameters arrive as lists; None as an empty list (the
+// C++ default).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <vector>
+
+#include "autograd/autograd.h"
+#include "autograd/functions/convolution.h"
+#include "autograd/functions/pooling.h"
+#include "bindings/convert.h"
+#include "core/errors.h"
+
+namespace kumo {
+namespace py_bind {
+
+namespace ag = kumo::autograd;
+
+namespace {
+
+// As bind_autograd.cpp's to_variable: a Variable as it is, an array-like as
+// a constant, None as undefined.
+ag::Variable var(py::handle obj) {
+  if (obj.is_none()) return ag::Variable();
+  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj);
+  Array storage;
+  return ag::Variable(array_ref(obj, &storage), false);
+}
+
+py::object out(const ag::Variable& v) { return v.defined() ? py::cast(v) : py::none(); }
+
+std::vector<int64_t> ints(py::handle obj) { return obj.is_none() ? std::vector<int64_t>{} : to_int_list(obj); }
+
+std::optional<double> pad_value_arg(py::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return py::cast<double>(obj);
+}
+
+using ConvFn = ag::Variable (*)(const ag::Variable&, const ag::Variable&, const ag::Variable&,
+                                const std::vector<int64_t>&, const std::vector<int64_t>&, bool,
+                                const std::vector<int64_t>&, int64_t);
+using DeconvFn = ag::Variable (*)(const ag::Variable&, const ag::Variable&, const ag::Variable&,
+                                  const std::vector<int64_t>&, const std::vector<int64_t>&, const std::vector<int64_t>&,
+                                  const std::vector<int64_t>&, int64_t);
+using MaxFn = ag::Variable (*)(const ag::Variable&, const std::vector<int64_t>&, const std::vector<int64_t>&,
+                               const std::vector<int64_t>&, bool);
+using AvgFn = ag::Variable (*)(const ag::Variable&, const std::vector<int64_t>&, const std::vector<int64_t>&,
+                               const std::vector<int64_t>&, std::optional<double>);
+
+}  // namespace
+
+void bind_autograd_conv(py::module_& f) {
+  f.def(
+      "im2col",
+      [](py::handle x, py::handle ksize, py::handle stride, py::handle pad, bool cover_all, py::handle dilate) {
+        return out(ag::im2col(var(x), ints(ksize), ints(stride), ints(pad), cover_all, ints(dilate)));
+      },
+      py::arg("x"), py::arg("ksize"), py::arg("stride") = 1, py::arg("pad") = 0, py::arg("cover_all") = false,
+      py::arg("dilate") = 1);
+  const std::pair<const char*, ConvFn> convs[] = {{"convolution_nd", ag::convolution_nd},
+                                                  {"convolution_1d", ag::convolution_1d},
+                                                  {"convolution_2d", ag::convolution_2d},
+                                                  {"convolution_3d", ag::convolution_3d}};
+  for (const auto& [name, fn] : convs) {
+    ConvFn g = fn;
+    f.def(
+        name,
+        [g](py::handle x, py::handle W, py::handle b, py::handle stride, py::handle pad, bool cover_all,
+            py::handle dilate, int64_t groups) {
+          return out(g(var(x), var(W), var(b), ints(stride), ints(pad), cover_all, ints(dilate), groups));
+        },
+        py::arg("x"), py::arg("W"), py::arg("b") = py::none(), py::arg("stride") = 1, py::arg("pad") = 0,
+        py::arg("cover_all") = false, py::arg("dilate") = 1, py::arg("groups") = 1);
+  }
+  const std::pair<const char*, DeconvFn> deconvs[] = {{"deconvolution_nd", ag::deconvolution_nd},
+                                                      {"deconvolution_1d", ag::deconvolution_1d},
+                                                      {"deconvolution_2d", ag::deconvolution_2d},
+                                                      {"deconvolution_3d", ag::deconvolution_3d}};
+  for (const auto& [name, fn] : deconvs) {
+    DeconvFn g = fn;
+    f.def(
+        name,
+        [g](py::handle x, py::handle W, py::handle b, py::handle stride, py::handle pad, py::handle outsize,
+            py::handle dilate, int64_t groups) {
+          return out(g(var(x), var(W), var(b), ints(stride), ints(pad), ints(outsize), ints(dilate), groups));
+        },
+        py::arg("x"), py::arg("W"), py::arg("b") = py::none(), py::arg("stride") = 1, py::arg("pad") = 0,
+        py::arg("outsize") = py::none(), py::arg("dilate") = 1, py::arg("groups") = 1);
+  }
+  f.def(
+      "depthwise_convolution_2d",
+      [](py::handle x, py::handle W, py::handle b, py::handle stride, py::handle pad) {
+        return out(ag::depthwise_convolution_2d(var(x), var(W), var(b), ints(stride), ints(pad)));
+      },
+      py::arg("x"), py::arg("W"), py::arg("b") = py::none(), py::arg("stride") = 1, py::arg("pad") = 0);
+
+  const std::pair<const char*, int> maxes[] = {
+      {"max_pooling_nd", 0}, {"max_pooling_1d", 1}, {"max_pooling_2d", 2}, {"max_pooling_3d", 3}};
+  for (const auto& [name, nd] : maxes) {
+    const int want = nd;
+    const char* who = name;
+    f.def(
+        name,
+        [want, who](py::handle x0, py::handle ksize, py::handle stride, py::handle pad, bool cover_all,
+                    bool return_indices) -> py::object {
+          ag::Variable x = var(x0);
+          if (want > 0 && x.defined() && x.ndim() != want + 2)
+            throw ValueError(std::string(who) + ": x must be " + std::to_string(want + 2) + "-d, got shape " +
+                             x.shape().to_string());
+          auto r = ag::max_pooling_nd_with_indices(x, ints(ksize), ints(stride), ints(pad), cover_all);
+          if (!return_indices) return out(r.first);
+          return py::make_tuple(out(r.first), r.second);
+        },
+        py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0, py::arg("cover_all") = true,
+        py::arg("return_indices") = false);
+  }
+  const std::pair<const char*, AvgFn> avgs[] = {{"average_pooling_nd", ag::average_pooling_nd},
+                                                {"average_pooling_1d", ag::average_pooling_1d},
+                                                {"average_pooling_2d", ag::average_pooling_2d},
+                                                {"average_pooling_3d", ag::average_pooling_3d}};
+  for (const auto& [name, fn] : avgs) {
+    AvgFn g = fn;
+    f.def(
+        name,
+        [g](py::handle x, py::handle ksize, py::handle stride, py::handle pad, py::handle pad_value) {
+          return out(g(var(x), ints(ksize), ints(stride), ints(pad), pad_value_arg(pad_value)));
+        },
+        py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0, py::arg("pad_value") = 0);
+  }
+  f.def(
+      "unpooling_nd",
+      [](py::handle x, py::handle ksize, py::handle stride, py::handle pad, py::handle outsize, bool cover_all) {
+        return out(ag::unpooling_nd(var(x), ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
+      },
+      py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0,
+      py::arg("outsize") = py::none(), py::arg("cover_all") = true);
+  f.def(
+      "unpooling_2d",
+      [](py::handle x, py::handle ksize, py::handle stride, py::handle pad, py::handle outsize, bool cover_all) {
+        return out(ag::unpooling_2d(var(x), ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
+      },
+      py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0,
+      py::arg("outsize") = py::none(), py::arg("cover_all") = true);
+  f.def(
+      "upsampling_2d",
+      [](py::handle x, py::handle indexes, py::handle ksize, py::handle stride, py::handle pad, py::handle outsize,
+         bool cover_all) {
+        Array storage;
+        const Array& idx = array_ref(indexes, &storage);
+        return out(ag::upsampling_2d(var(x), idx, ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
+      },
+      py::arg("x"), py::arg("indexes"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0,
+      py::arg("outsize") = py::none(), py::arg("cover_all") = true);
+  f.def(
+      "global_average_pooling_2d", [](py::handle x) { return out(ag::global_average_pooling_2d(var(x))); },
+      py::arg("x"));
+}
+
+}  // namespace py_bind
+}  // namespace kumo
