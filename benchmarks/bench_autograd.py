@@ -2,7 +2,7 @@
 
 Each case is one forward + backward (no optimizer step: that comes with the
 optimizers), float32, on 2 threads. Kumo, PyTorch and JAX run in this
-process, alternating, so they see the same load; Chainer needs NumPy 1.x,
+process, taking turns in blocks of steps; Chainer needs NumPy 1.x,
 so it runs in its own interpreter right after (``--chainer-python``).
 Reported: the minimum and the median per step, and kumo's minimum over
 each peer's. A peer that is not importable is reported as missing.
@@ -267,24 +267,26 @@ def chainer_steps():
     return steps
 
 
-def _repeat_for(case):
-    return {"relu10": 3000}.get(case, 30)
-
-
-def measure(libraries, case, rounds):
-    """Alternates the libraries' steps; returns {name: (min, median)} in seconds."""
+def measure(libraries, case, rounds, blocks=3):
+    """Runs each library's step in blocks of consecutive calls, the libraries
+    taking turns block by block (so load changes hit all of them, while one
+    library's spinning worker threads do not steal the cores from another's
+    call); returns {name: (min, median)} per step in seconds."""
     fns = {name: steps[case] for name, steps in libraries.items() if case in steps}
-    inner = max(1, _repeat_for(case) // rounds) if case == "relu10" else 1
+    inner = 100 if case == "relu10" else 1
+    per_block = max(1, rounds // blocks)
     times = {name: [] for name in fns}
     for fn in fns.values():  # warm-up: kernel compilation, jit, caches
         for _ in range(3):
             fn()
-    for _ in range(rounds):
+    for _ in range(blocks):
         for name, fn in fns.items():
-            t0 = time.perf_counter()
-            for _ in range(inner):
-                fn()
-            times[name].append((time.perf_counter() - t0) / inner)
+            time.sleep(0.05)  # let the previous library's threads go idle
+            for _ in range(per_block):
+                t0 = time.perf_counter()
+                for _ in range(inner):
+                    fn()
+                times[name].append((time.perf_counter() - t0) / inner)
     return {name: (min(v), statistics.median(v)) for name, v in times.items()}
 
 
