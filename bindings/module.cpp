@@ -7,6 +7,7 @@
 #include "bindings/convert.h"
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
+#include "core/warnings.h"
 #include "core/host/thread_pool.h"
 #include "kernels/copy.h"
 #include "kernels/elementwise.h"
@@ -106,6 +107,15 @@ using namespace kumo::py_bind;   // NOLINT
 PYBIND11_MODULE(_core, m) {
   m.doc() = "Kumo core: arrays, devices, memory pools and the kernel pipeline";
   register_errors(m);
+  // C++ warnings become Python warnings; an error filter (-W error) makes
+  // PyErr_WarnEx fail, and the exception it set propagates.
+  set_warning_handler([](WarningCategory category, const std::string& message) {
+    py::gil_scoped_acquire gil;
+    PyObject* type = category == WarningCategory::kDeprecation ? PyExc_DeprecationWarning
+                     : category == WarningCategory::kUser      ? PyExc_UserWarning
+                                                               : PyExc_RuntimeWarning;
+    if (PyErr_WarnEx(type, message.c_str(), 1) != 0) throw py::error_already_set();
+  });
   bind_array(m);
   bind_kernels(m);
   bind_fast_paths(m);

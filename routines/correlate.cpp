@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/warnings.h"
 #include "kernels/elementwise.h"
 #include "linalg/products.h"
 #include "routines/creation.h"
@@ -206,7 +207,10 @@ Array cov(const Array& m, const std::optional<Array>& y, bool rowvar, bool bias,
       fact = w_sum - dd * sum(multiply(*w, *aw)).item<double>() / w_sum;
     }
   }
-  if (fact <= 0) fact = 0.0;  // NumPy warns "Degrees of freedom <= 0 for slice" and divides by zero
+  if (fact <= 0) {
+    warn("Degrees of freedom <= 0 for slice");  // then divides by zero, as NumPy
+    fact = 0.0;
+  }
   Array Xc = subtract(X, avg.reshape(Shape{X.shape()[0], 1})).astype(dt, Order::kK, false);
   Array XT = w ? multiply(Xc, w->reshape(Shape{1, nobs})).astype(dt, Order::kK, false).transpose() : Xc.transpose();
   Array c = dot(Xc, conjugate(XT));

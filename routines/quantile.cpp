@@ -12,6 +12,7 @@
 
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
+#include "core/warnings.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"
 #include "routines/manipulation.h"
@@ -824,13 +825,23 @@ Array quantile(const Array& a, const Array& q, const Axes& axes, const QuantileO
 Array percentile(const Array& a, const Array& q, const Axes& axes, const QuantileOptions& o) {
   return quantile_impl(a, q, axes, o, true, false);
 }
+namespace {
+// A NaN left by a nan* statistic means a slice had nothing but NaN.
+Array warn_if_all_nan(Array r) {
+  if (is_inexact(r.dtype()) && r.size() > 0 && any(isnan(r)).item<bool>()) warn("All-NaN slice encountered");
+  return r;
+}
+}  // namespace
+
 Array nanquantile(const Array& a, const Array& q, const Axes& axes, const QuantileOptions& o) {
-  return quantile_impl(a, q, axes, o, false, true);
+  return warn_if_all_nan(quantile_impl(a, q, axes, o, false, true));
 }
 Array nanpercentile(const Array& a, const Array& q, const Axes& axes, const QuantileOptions& o) {
-  return quantile_impl(a, q, axes, o, true, true);
+  return warn_if_all_nan(quantile_impl(a, q, axes, o, true, true));
 }
 Array median(const Array& a, const Axes& axes, const QuantileOptions& o) { return median_impl(a, axes, o, false); }
-Array nanmedian(const Array& a, const Axes& axes, const QuantileOptions& o) { return median_impl(a, axes, o, true); }
+Array nanmedian(const Array& a, const Axes& axes, const QuantileOptions& o) {
+  return warn_if_all_nan(median_impl(a, axes, o, true));
+}
 
 }  // namespace kumo

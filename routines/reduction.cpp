@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/warnings.h"
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
 #include "routines/elementwise.h"
@@ -307,13 +308,21 @@ Array min(const Array& a, const Axes& axes, const ReduceOptions& o) {
   KUMO_UFUNC(minimum);
   return reduce(u_minimum, a, axes, o);
 }
+namespace {
+// fmax/fmin give NaN only where every element of the slice is NaN.
+Array warn_if_all_nan(Array r) {
+  if (is_inexact(r.dtype()) && r.size() > 0 && any(isnan(r)).item<bool>()) warn("All-NaN slice encountered");
+  return r;
+}
+}  // namespace
+
 Array nanmax(const Array& a, const Axes& axes, const ReduceOptions& o) {
   KUMO_UFUNC(fmax);
-  return reduce(u_fmax, a, axes, o);
+  return warn_if_all_nan(reduce(u_fmax, a, axes, o));
 }
 Array nanmin(const Array& a, const Axes& axes, const ReduceOptions& o) {
   KUMO_UFUNC(fmin);
-  return reduce(u_fmin, a, axes, o);
+  return warn_if_all_nan(reduce(u_fmin, a, axes, o));
 }
 Array all(const Array& a, const Axes& axes, const ReduceOptions& o) {
   KUMO_UFUNC(logical_and);

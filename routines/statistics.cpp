@@ -5,6 +5,7 @@
 
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
+#include "core/warnings.h"
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
 #include "routines/elementwise.h"
@@ -32,7 +33,8 @@ Dtype accumulation_dtype(Dtype d) { return d == Dtype::kFloat16 ? Dtype::kFloat3
 
 // How many elements of each reduced slice the mask selects (int64).
 Array mask_count(const Array& a, const Array& where, const std::vector<int>& ax, bool keepdims) {
-  return sum(where.astype(Dtype::kBool, Order::kK, false).broadcast_to(a.shape()), to_axes(ax), ReduceOptions().dtype(Dtype::kInt64).keepdims(keepdims));
+  return sum(where.astype(Dtype::kBool, Order::kK, false).broadcast_to(a.shape()), to_axes(ax),
+             ReduceOptions().dtype(Dtype::kInt64).keepdims(keepdims));
 }
 
 // ---- argmax / argmin -------------------------------------------------------
@@ -41,9 +43,9 @@ Array mask_count(const Array& a, const Array& where, const std::vector<int>& ax,
 // extremum (NaN-propagating), then the first position holding it (or the
 // first NaN: a NaN extremum means the slice has one).
 const kernels::ReductionSpec& first_index_spec() {
-  static auto spec = kernels::ReductionSpec::create(
-      "kumo_first_index", "T x, T m", "int64 y",
-      "(x == m || !(x == x)) ? _j : (int64_t)9223372036854775807LL", "a < b ? a : b", "y = a", "", "int64");
+  static auto spec = kernels::ReductionSpec::create("kumo_first_index", "T x, T m", "int64 y",
+                                                    "(x == m || !(x == x)) ? _j : (int64_t)9223372036854775807LL",
+                                                    "a < b ? a : b", "y = a", "", "int64");
   return *spec;
 }
 
@@ -339,16 +341,30 @@ Array argmin(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o
   return arg_reduce(a, axis, o, false);
 }
 
-Array mean(const Array& a, const Axes& axes, const ReduceOptions& o) {
+namespace {
+// warn_empty: whether an empty slice warns (var's own mean does not: var
+// warns about its degrees of freedom instead, as NumPy does).
+Array mean_impl(const Array& a, const Axes& axes, const ReduceOptions& o, bool warn_empty) {
   const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
   const Dtype res = mean_dtype(a.dtype(), o.dtype());
   ReduceOptions so = ReduceOptions().dtype(accumulation_dtype(res)).keepdims(o.keepdims());
   if (o.where().defined()) so.where(o.where());
   Array total = sum(a, to_axes(ax), so);
-  Array r = o.where().defined() ? divide(total, mask_count(a, o.where(), ax, o.keepdims()))
-                                : divide(total, Scalar(reduced_count(a.shape(), ax)));
+  Array r;
+  if (o.where().defined()) {
+    Array count = mask_count(a, o.where(), ax, o.keepdims());
+    if (warn_empty && count.size() > 0 && any(equal(count, Scalar(0))).item<bool>()) warn("Mean of empty slice");
+    r = divide(total, count);
+  } else {
+    const int64_t count = reduced_count(a.shape(), ax);
+    if (warn_empty && count == 0 && total.size() > 0) warn("Mean of empty slice");
+    r = divide(total, Scalar(count));
+  }
   return finish(r.astype(res, Order::kK, false), o.out(), "mean");
 }
+}  // namespace
+
+Array mean(const Array& a, const Axes& axes, const ReduceOptions& o) { return mean_impl(a, axes, o, true); }
 
 Array var(const Array& a, const Axes& axes, const VarOptions& o) {
   const double ddof = resolve_ddof(o);
@@ -359,15 +375,18 @@ Array var(const Array& a, const Axes& axes, const VarOptions& o) {
   if (!m.defined()) {
     ReduceOptions mo = ReduceOptions().dtype(accumulation_dtype(res)).keepdims(true);
     if (o.where().defined()) mo.where(o.where());
-    m = mean(a, to_axes(ax), mo);
+    m = mean_impl(a, to_axes(ax), mo, false);
   }
   Array s = sum_sq_dev(a, m, o.where(), ax, o.keepdims(), acc);
   Array r;
   if (o.where().defined()) {
     Array dof = maximum(subtract(mask_count(a, o.where(), ax, o.keepdims()), Scalar(ddof)), 0.0);
+    if (dof.size() > 0 && any(less_equal(dof, Scalar(0))).item<bool>()) warn("Degrees of freedom <= 0 for slice");
     r = divide(s, dof);
   } else {
-    r = divide(s, Scalar(std::max(static_cast<double>(reduced_count(a.shape(), ax)) - ddof, 0.0)));
+    const double dof = static_cast<double>(reduced_count(a.shape(), ax)) - ddof;
+    if (dof <= 0 && s.size() > 0) warn("Degrees of freedom <= 0 for slice");
+    r = divide(s, Scalar(std::max(dof, 0.0)));
   }
   return finish(r.astype(real_dtype(res), Order::kK, false), o.out(), "var");
 }
@@ -401,8 +420,9 @@ Array nanargmin(const Array& a, std::optional<int64_t> axis, const ReduceOptions
   return nan_arg_reduce(a, axis, o, false);
 }
 
-Array nanmean(const Array& a, const Axes& axes, const ReduceOptions& o) {
-  if (!is_inexact(a.dtype())) return mean(a, axes, o);
+namespace {
+Array nanmean_impl(const Array& a, const Axes& axes, const ReduceOptions& o, bool warn_empty) {
+  if (!is_inexact(a.dtype())) return mean_impl(a, axes, o, warn_empty);
   const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
   Array notnan = logical_not(isnan(a));
   if (o.where().defined()) notnan = logical_and(notnan, o.where());
@@ -411,8 +431,12 @@ Array nanmean(const Array& a, const Axes& axes, const ReduceOptions& o) {
   if (o.dtype()) so.dtype(*o.dtype());
   if (o.where().defined()) so.where(o.where());
   Array tot = nansum(a, to_axes(ax), so);
+  if (warn_empty && cnt.size() > 0 && any(equal(cnt, Scalar(0))).item<bool>()) warn("Mean of empty slice");
   return finish(divide(tot, cnt).astype(tot.dtype(), Order::kK, false), o.out(), "nanmean");
 }
+}  // namespace
+
+Array nanmean(const Array& a, const Axes& axes, const ReduceOptions& o) { return nanmean_impl(a, axes, o, true); }
 
 Array nanvar(const Array& a, const Axes& axes, const VarOptions& o) {
   const double ddof = resolve_ddof(o);
@@ -427,17 +451,18 @@ Array nanvar(const Array& a, const Axes& axes, const VarOptions& o) {
     ReduceOptions mo = ReduceOptions().keepdims(true);
     if (o.dtype()) mo.dtype(*o.dtype());
     if (o.where().defined()) mo.where(o.where());
-    m = nanmean(a, to_axes(ax), mo);
+    m = nanmean_impl(a, to_axes(ax), mo, false);
   }
   // NaN elements deviate by 0 and are not counted.
   const Dtype acc = accumulation_dtype(real_dtype(o.dtype() ? *o.dtype() : a.dtype()));
   Array s = sum_sq_dev(nan_to(a, 0.0), m, notnan, ax, o.keepdims(), acc);
-  Array dof = subtract(sum(notnan, to_axes(ax), ReduceOptions().dtype(Dtype::kInt64).keepdims(o.keepdims())),
-                       Scalar(ddof));
+  Array dof =
+      subtract(sum(notnan, to_axes(ax), ReduceOptions().dtype(Dtype::kInt64).keepdims(o.keepdims())), Scalar(ddof));
+  if (dof.size() > 0 && any(less_equal(dof, Scalar(0))).item<bool>()) warn("Degrees of freedom <= 0 for slice.");
   Array r = divide(s, dof).astype(real_dtype(o.dtype() ? *o.dtype() : a.dtype()), Order::kK, false);
   // Slices with no degrees of freedom left are NaN, as in NumPy.
-  Array nan_fill = kernels::scalar_to_array(Scalar(std::numeric_limits<double>::quiet_NaN()).value(), r.dtype(),
-                                            r.device());
+  Array nan_fill =
+      kernels::scalar_to_array(Scalar(std::numeric_limits<double>::quiet_NaN()).value(), r.dtype(), r.device());
   r = select(less_equal(dof, 0.0), nan_fill.broadcast_to(r.shape()), r);
   return finish(r, o.out(), "nanvar");
 }

@@ -14,6 +14,7 @@
 #include "core/dlpack.h"
 #include "core/dtype.h"
 #include "core/errors.h"
+#include "core/warnings.h"
 #include "core/shape.h"
 
 #include "fft/fft.h"
