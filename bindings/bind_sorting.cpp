@@ -42,6 +42,7 @@ void bind_sorting(py::module_& parent) {
       },
       py::arg("a"), py::arg("return_index") = false, py::arg("return_inverse") = false,
       py::arg("return_counts") = false, py::arg("equal_nan") = true, Release());
+  m.def("_lexsort_composed", &lexsort_composed, py::arg("keys"), py::arg("axis") = -1, Release());
   m.def(
       "_unique_composed",
       [](const Array& a, bool return_index, bool return_inverse, bool return_counts, bool equal_nan) {

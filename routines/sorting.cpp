@@ -578,11 +578,32 @@ Array partition(const Array& a, const std::vector<int64_t>& kth, std::optional<i
   return from_rows(gather_rows(r, argpartition_rows(r, k)), x, ax);
 }
 
-Array lexsort(const std::vector<Array>& keys, int64_t axis) {
+namespace {
+void check_lexsort_keys(const std::vector<Array>& keys) {
   if (keys.empty()) throw TypeError("need sequence of keys with len > 0 in lexsort");
   for (const Array& k : keys) {
     if (k.shape() != keys[0].shape()) throw ValueError("all keys need to be the same shape");
   }
+}
+}  // namespace
+
+Array lexsort_composed(const std::vector<Array>& keys, int64_t axis) {
+  check_lexsort_keys(keys);
+  auto as_1d = [](const Array& k) { return k.ndim() == 0 ? k.reshape(Shape{1}) : k; };
+  const int ax = normalize_axis(axis, as_1d(keys[0]).ndim());
+  // Sorting by the least significant key first; each later stable sort
+  // keeps the order of its ties.
+  Array idx = argsort(as_1d(keys[0]), ax, std::string("stable"));
+  for (size_t i = 1; i < keys.size(); ++i) {
+    Array permuted = take_along_axis(as_1d(keys[i]), idx, ax);
+    idx = take_along_axis(idx, argsort(permuted, ax, std::string("stable")), ax);
+  }
+  return keys[0].ndim() == 0 ? idx.reshape(Shape{}) : idx;  // NumPy: 0-d keys give a 0-d index
+}
+
+Array lexsort(const std::vector<Array>& keys, int64_t axis) {
+  check_lexsort_keys(keys);
+  if (&keys[0].device() != &host_device()) return lexsort_composed(keys, axis);
   Array first = keys[0].ndim() == 0 ? keys[0].reshape(Shape{1}) : keys[0];
   const int ax = normalize_axis(axis, first.ndim());
   std::vector<Rows> rows;
@@ -614,7 +635,8 @@ Array lexsort(const std::vector<Array>& keys, int64_t axis) {
       std::stable_sort(idx, idx + n, [&kv](int64_t i, int64_t j) { return kv[i] < kv[j]; });
     }
   });
-  return from_rows(out, first, ax);
+  Array result = from_rows(out, first, ax);
+  return keys[0].ndim() == 0 ? result.reshape(Shape{}) : result;
 }
 
 namespace {

@@ -46,6 +46,9 @@ Array argpartition(const Array& a, const std::vector<int64_t>& kth, std::optiona
 // numpy.lexsort: indices sorting by the last key, then the one before, ...
 // All keys have one shape; `axis` is an axis of that shape.
 Array lexsort(const std::vector<Array>& keys, int64_t axis = -1);
+// lexsort composed of stable argsorts and gathers on the keys' device: what
+// arrays off the host use (the host sorts index rows directly).
+Array lexsort_composed(const std::vector<Array>& keys, int64_t axis = -1);
 
 // numpy.searchsorted: for each element of v, where it goes in the 1-D sorted
 // array a ("left": before equal elements, "right": after). `sorter` holds

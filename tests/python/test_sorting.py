@@ -293,3 +293,10 @@ def test_property_sort_unique_searchsorted(data):
     for side in ("left", "right"):
         assert_array_equal(kumo.searchsorted(kumo.asarray(s), kumo.asarray(v), side=side),
                            numpy.searchsorted(s, v, side=side))
+
+
+def test_lexsort_of_0d_keys_is_0d():
+    got = kumo.lexsort([kumo.asarray(3.0), kumo.asarray(1)])
+    want = numpy.lexsort([numpy.array(3.0), numpy.array(1)])
+    assert got.shape == want.shape == ()
+    assert int(got) == int(want)
