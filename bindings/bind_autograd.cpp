@@ -435,7 +435,18 @@ void bind_autograd(py::module_& parent) {
       "expand_dims", [](py::handle x, int64_t axis) { return ag::expand_dims(to_variable(x), axis); }, py::arg("x"),
       py::arg("axis"));
   f.def(
-      "squeeze", [](py::handle x) { return ag::squeeze(to_variable(x)); }, py::arg("x"));
+      "squeeze",
+      [](py::handle x, py::handle axis) {
+        if (axis.is_none()) return ag::squeeze(to_variable(x));
+        std::vector<int64_t> axes;
+        if (py::isinstance<py::int_>(axis)) {
+          axes.push_back(py::cast<int64_t>(axis));
+        } else {
+          for (py::handle a : axis) axes.push_back(py::cast<int64_t>(a));
+        }
+        return ag::squeeze(to_variable(x), axes);
+      },
+      py::arg("x"), py::arg("axis") = py::none());
   f.def(
       "where",
       [](py::handle condition, py::handle x, py::handle y) {

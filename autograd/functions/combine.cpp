@@ -160,6 +160,23 @@ Variable squeeze(const Variable& x) {
   return reshape(x, s);
 }
 
+Variable squeeze(const Variable& x, const std::vector<int64_t>& axes) {
+  const int64_t n = x.ndim();
+  std::vector<bool> drop(static_cast<size_t>(n), false);
+  for (int64_t a : axes) {
+    if (a < -n || a >= n)
+      throw AxisError("axis " + std::to_string(a) + " is out of bounds for array of dimension " + std::to_string(n));
+    if (a < 0) a += n;
+    if (x.shape()[static_cast<int>(a)] != 1)
+      throw ValueError("cannot select an axis to squeeze out which has size not equal to one");
+    drop[static_cast<size_t>(a)] = true;
+  }
+  Shape s;
+  for (int64_t i = 0; i < n; ++i)
+    if (!drop[static_cast<size_t>(i)]) s.push_back(x.shape()[static_cast<int>(i)]);
+  return reshape(x, s);
+}
+
 Variable stack(const std::vector<Variable>& xs, int64_t axis) {
   if (xs.empty()) throw ValueError("stack: need at least one array to stack");
   std::vector<Variable> expanded;

@@ -18,6 +18,8 @@ std::vector<Variable> split_axis(const Variable& x, int64_t sections, int64_t ax
 std::vector<Variable> split_axis(const Variable& x, const std::vector<int64_t>& indices, int64_t axis);
 Variable expand_dims(const Variable& x, int64_t axis);
 Variable squeeze(const Variable& x);
+// Removes the listed axes, each of length 1 (ValueError otherwise).
+Variable squeeze(const Variable& x, const std::vector<int64_t>& axes);
 // x where the condition holds, y elsewhere (broadcast); the condition is data.
 Variable where(const Array& condition, const Variable& x, const Variable& y);
 // Elementwise maximum/minimum; ties send the gradient to the first operand.
