@@ -112,6 +112,27 @@ void bind_statistics2(py::module_& parent) {
         },
         py::arg("a"), py::arg("axis"), py::arg("out"), py::arg("overwrite_input"), py::arg("keepdims"));
   }
+  // The sorted path of arrays off the host, callable on host arrays (tests).
+  m.def(
+      "_quantile_by_sort",
+      [](const Array& a, const Array& q, const py::object& axis, const std::string& method, bool keepdims, bool percent,
+         bool skip_nan, bool weak_q) {
+        Axes ax = axes_of(axis);
+        QuantileOptions o = quantile_options(method, std::nullopt, false, keepdims, std::nullopt, weak_q);
+        py::gil_scoped_release release;
+        return quantile_by_sort(a, q, ax, o, percent, skip_nan);
+      },
+      py::arg("a"), py::arg("q"), py::arg("axis"), py::arg("method"), py::arg("keepdims"), py::arg("percent"),
+      py::arg("skip_nan"), py::arg("weak_q"));
+  m.def(
+      "_median_by_sort",
+      [](const Array& a, const py::object& axis, bool keepdims, bool skip_nan) {
+        Axes ax = axes_of(axis);
+        QuantileOptions o = quantile_options("linear", std::nullopt, false, keepdims, std::nullopt, false);
+        py::gil_scoped_release release;
+        return median_by_sort(a, ax, o, skip_nan);
+      },
+      py::arg("a"), py::arg("axis"), py::arg("keepdims"), py::arg("skip_nan"));
   auto dt = [](const py::object& o) { return o.is_none() ? std::optional<Dtype>() : to_dtype(o); };
   m.def("correlate", &correlate, py::arg("a"), py::arg("v"), py::arg("mode") = "valid",
         py::call_guard<py::gil_scoped_release>());

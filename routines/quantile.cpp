@@ -10,12 +10,16 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/device.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #include "core/warnings.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"
+#include "routines/indexing.h"
+#include "routines/interop.h"
 #include "routines/manipulation.h"
+#include "routines/reduction.h"
 #include "routines/reduction_detail.h"
 #include "routines/sort_keys.h"
 #include "routines/sorting.h"
@@ -580,8 +584,140 @@ Array interpolate(const Array& prev, const Array& next, const Array& gamma, cons
   return where(upper, hi, lo);
 }
 
+// ---- the sorted path (arrays off the host) -------------------------------
+// The slices are sorted on the array's device (NaN last); only the count of
+// non-NaN values per slice comes to the host, where the positions are
+// computed exactly as on the host path; the neighbours are gathered on the
+// device.
+struct SortedSlices {
+  Slices shape;                 // rows, n, kept shapes (no data)
+  Array sorted;                 // (rows, n) on the device, working dtype
+  std::vector<int64_t> counts;  // non-NaN values per row
+};
+
+SortedSlices sorted_slices(const Array& a, const Axes& axes) {
+  SortedSlices ss;
+  ss.shape = make_slices(a, axes, false);
+  const Slices& s = ss.shape;
+  std::vector<int64_t> perm;
+  std::vector<bool> red(static_cast<size_t>(a.ndim()), false);
+  for (int ax : s.axes) red[static_cast<size_t>(ax)] = true;
+  for (int i = 0; i < a.ndim(); ++i)
+    if (!red[static_cast<size_t>(i)]) perm.push_back(i);
+  for (int ax : s.axes) perm.push_back(ax);
+  Array moved = a.transpose(perm).astype(working_dtype(a.dtype()), Order::kC, true).reshape(Shape{s.rows, s.n});
+  ss.sorted = s.n > 1 ? sort(moved, -1) : moved;
+  if (is_floating(a.dtype()) && s.rows > 0) {
+    Array c = sum(logical_not(isnan(ss.sorted)), Axes(1), ReduceOptions().dtype(Dtype::kInt64));
+    ss.counts = c.to_device(host_device()).to_vector<int64_t>();
+  } else {
+    ss.counts.assign(static_cast<size_t>(s.rows), s.n);
+  }
+  return ss;
+}
+
+// sorted[r, idx[r, j]] as (rows, width) on the sorted array's device.
+Array gather_rows(const SortedSlices& ss, const std::vector<int64_t>& idx, int64_t width) {
+  Array ix = asarray(idx, Shape{ss.shape.rows, width}).to_device(ss.sorted.device());
+  if (ss.shape.n == 0) return Array::empty(Shape{ss.shape.rows, width}, ss.sorted.dtype(), ss.sorted.device());
+  return take_along_axis(ss.sorted, ix, 1);
+}
+
+Array host_array(const std::vector<double>& v, const Shape& shape) { return asarray(v, shape); }
+
+}  // namespace
+
+Array quantile_by_sort(const Array& a, const Array& q0, const Axes& axes, const QuantileOptions& o, bool percent,
+                       bool skip_nan) {
+  Prepared p = prepare(a, q0, o, percent);
+  if (o.weights()) throw ValueError("quantile_by_sort: weights take the host path");
+  const std::vector<double> qs = q_values(p.q, percent);
+  const int64_t nq = static_cast<int64_t>(qs.size());
+  Device& dev = a.device();
+  SortedSlices ss = sorted_slices(a, axes);
+  const int64_t rows = ss.shape.rows, n = ss.shape.n;
+  if (n == 0 && rows > 0 && !skip_nan) throw IndexError("index -1 is out of bounds for axis 0 with size 0");
+  const bool floating = is_floating(a.dtype());
+  const Dtype qdt = p.q.dtype();
+  const bool int_q = !is_floating(qdt);
+  const bool discrete = is_discrete(p.method) || (p.method == kLinear && int_q);
+  const bool g32 = !p.weak && (qdt == Dtype::kFloat32 || qdt == Dtype::kFloat16);
+  std::vector<int64_t> prev_idx(static_cast<size_t>(rows * nq), 0), next_idx(static_cast<size_t>(rows * nq), 0);
+  std::vector<double> gamma(static_cast<size_t>(nq * rows), 0.0), omg(static_cast<size_t>(nq * rows), 0.0);
+  std::vector<double> upper(static_cast<size_t>(nq * rows), 0.0), nanrow(static_cast<size_t>(rows), 0.0);
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t count = ss.counts[static_cast<size_t>(r)];
+    if (count == 0 || (!skip_nan && count < n)) {
+      nanrow[static_cast<size_t>(r)] = 1;
+      continue;
+    }
+    for (int64_t qi = 0; qi < nq; ++qi) {
+      Position pos = g32 ? position<float>(p.method, count, static_cast<float>(qs[qi]))
+                         : position<double>(p.method, count, qs[qi]);
+      if (discrete && !is_discrete(p.method)) {
+        const int64_t k = std::min<int64_t>(static_cast<int64_t>(qs[qi] * double(count - 1)), count - 1);
+        pos = {k, k, 0, false};
+      }
+      prev_idx[static_cast<size_t>(r * nq + qi)] = pos.prev;
+      next_idx[static_cast<size_t>(r * nq + qi)] = pos.next;
+      const size_t e = static_cast<size_t>(qi * rows + r);
+      gamma[e] = pos.gamma;
+      omg[e] = g32 ? double(1.0f - static_cast<float>(pos.gamma)) : 1.0 - pos.gamma;
+      upper[e] = pos.upper ? 1 : 0;
+    }
+  }
+  Array res = gather_rows(ss, prev_idx, nq).transpose().astype(a.dtype(), Order::kC, false);
+  if (!discrete) {
+    Array nx = gather_rows(ss, next_idx, nq).transpose().astype(a.dtype(), Order::kC, false);
+    Dtype gd = g32 ? qdt : Dtype::kFloat64;
+    if (p.weak) gd = floating ? a.dtype() : Dtype::kFloat64;
+    const Shape qr{nq, rows};
+    res = interpolate(res, nx, to_result_device(host_array(gamma, qr), gd, dev),
+                      to_result_device(host_array(omg, qr), gd, dev),
+                      to_result_device(host_array(upper, qr), Dtype::kBool, dev));
+  }
+  if (floating) {
+    Array nanr = to_result_device(host_array(nanrow, Shape{rows}), Dtype::kBool, dev);
+    res = where(nanr, Scalar(std::nan("")), res);
+  }
+  res = res.reshape(result_shape(p.q, ss.shape, o.keepdims()));
+  return finish(res, o.out(), percent ? "percentile" : "quantile");
+}
+
+Array median_by_sort(const Array& a, const Axes& axes, const QuantileOptions& o, bool skip_nan) {
+  if (is_complex(a.dtype())) throw TypeError("median_by_sort: complex values take the host path");
+  SortedSlices ss = sorted_slices(a, axes);
+  const int64_t rows = ss.shape.rows, n = ss.shape.n;
+  if (a.size() == 0) {
+    ReduceOptions ro;
+    ro.keepdims(o.keepdims());
+    return finish(mean(a, axes, ro), o.out(), "median");
+  }
+  const bool floating = is_floating(a.dtype());
+  std::vector<int64_t> mid(static_cast<size_t>(rows * 2), 0);
+  std::vector<double> nanrow(static_cast<size_t>(rows), 0.0);
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t count = ss.counts[static_cast<size_t>(r)];
+    if (count == 0 || (!skip_nan && count < n)) {
+      nanrow[static_cast<size_t>(r)] = 1;
+      continue;
+    }
+    mid[static_cast<size_t>(2 * r)] = (count - 1) / 2;
+    mid[static_cast<size_t>(2 * r + 1)] = count / 2;
+  }
+  Device& dev = a.device();
+  Array res = mean(gather_rows(ss, mid, 2).astype(a.dtype(), Order::kC, false), 1);
+  if (floating)
+    res = where(to_result_device(host_array(nanrow, Shape{rows}), Dtype::kBool, dev), Scalar(std::nan("")), res);
+  return finish(res.reshape(o.keepdims() ? ss.shape.keep_shape : ss.shape.kept), o.out(), "median");
+}
+
+namespace {
+
 Array quantile_impl(const Array& a, const Array& q0, const Axes& axes, const QuantileOptions& o, bool percent,
                     bool skip_nan) {
+  if (&a.device() != &host_device() && !o.weights() && !is_complex(a.dtype()))
+    return quantile_by_sort(a, q0, axes, o, percent, skip_nan);
   Prepared p = prepare(a, q0, o, percent);
   const std::vector<double> qs = q_values(p.q, percent);
   const int64_t nq = static_cast<int64_t>(qs.size());
@@ -743,6 +879,7 @@ Array quantile_impl(const Array& a, const Array& q0, const Axes& axes, const Qua
 }
 
 Array median_impl(const Array& a, const Axes& axes, const QuantileOptions& o, bool skip_nan) {
+  if (&a.device() != &host_device() && !is_complex(a.dtype())) return median_by_sort(a, axes, o, skip_nan);
   Slices s = make_slices(a, axes, false);
   if (a.size() == 0 || is_complex(a.dtype())) {
     ReduceOptions ro;

@@ -84,4 +84,13 @@ Array nanquantile(const Array& a, const Array& q, const Axes& axes = {}, const Q
 Array nanpercentile(const Array& a, const Array& q, const Axes& axes = {}, const QuantileOptions& options = {});
 Array nanmedian(const Array& a, const Axes& axes = {}, const QuantileOptions& options = {});
 
+// The path arrays off the host take (any device works, so tests run it on
+// the host): slices sorted on the device, positions from the per-slice
+// counts of non-NaN values (one number per slice to the host), neighbours
+// gathered on the device. `percent` takes q in [0, 100]; skip_nan gives the
+// nan* variants. No weights (those take the host path).
+Array quantile_by_sort(const Array& a, const Array& q, const Axes& axes, const QuantileOptions& options, bool percent,
+                       bool skip_nan);
+Array median_by_sort(const Array& a, const Axes& axes, const QuantileOptions& options, bool skip_nan);
+
 }  // namespace kumo
