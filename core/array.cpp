@@ -1,6 +1,7 @@
 #include "core/array.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "core/errors.h"
@@ -40,6 +41,7 @@ Array Array::empty(const Shape& shape, Dtype dtype, Device& device, Order order)
     if (d < 0) throw ValueError("negative dimensions are not allowed");
   int64_t item = static_cast<int64_t>(kumo::itemsize(dtype));
   int64_t n = shape_size(shape);
+  if (item > 0 && n > std::numeric_limits<int64_t>::max() / item) throw_size_overflow();
   auto mem = device.allocate(static_cast<size_t>(n * item));
   Strides strides = order == Order::kF ? f_strides(shape, item) : c_strides(shape, item);
   return Array(std::move(mem), 0, shape, strides, dtype);
@@ -108,6 +110,7 @@ Array Array::swapaxes(int64_t a, int64_t b) const {
 Array Array::broadcast_to(const Shape& shape) const {
   for (int64_t d : shape)
     if (d < 0) throw ValueError("all elements of broadcast shape must be non-negative");
+  shape_size(shape);  // a view too large to index raises here, not later as a wrong size
   Strides st = broadcast_strides(shape_, strides_, shape);
   Array out = view_with(shape, st);
   out.writeable_ = false;

@@ -6,6 +6,11 @@
 
 namespace kumo {
 
+void throw_size_overflow() {
+  throw ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.");
+}
+
+
 namespace {
 void check_capacity(int n) {
   if (n > kMaxNdim)

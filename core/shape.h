@@ -69,10 +69,19 @@ class Dims {
 using Shape = Dims;
 using Strides = Dims;  // in bytes; may be negative or zero
 
-// Product of the extents (1 for a 0-d shape).
+// Raises ValueError: the product of a shape's extents does not fit int64.
+[[noreturn]] void throw_size_overflow();
+
+// Product of the extents (1 for a 0-d shape); ValueError where it would
+// overflow (a zero extent anywhere makes it 0).
 inline int64_t shape_size(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  bool overflow = false;
+  for (int64_t d : shape) {
+    if (d == 0) return 0;
+    overflow |= __builtin_mul_overflow(n, d, &n);
+  }
+  if (overflow) throw_size_overflow();
   return n;
 }
 // Strides of a C- or F-ordered array of this shape.

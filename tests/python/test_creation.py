@@ -546,3 +546,18 @@ def test_fromfunction_passes_kwargs():
         return i * scale
 
     assert_array_equal(kumo.fromfunction(f, (4,), scale=3.0), numpy.fromfunction(f, (4,), scale=3.0))
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.empty((2**40, 2**40)),
+    lambda m: m.zeros((2**62, 4)),
+    lambda m: m.ones((2**61, 2, 2), dtype=m.int8),
+    lambda m: m.empty((2**61,), dtype=m.float64),
+    lambda m: m.broadcast_to(m.ones((1, 1)), (2**40, 2**40)),
+])
+def test_sizes_that_overflow_raise_value_error(make):
+    with pytest.raises(ValueError):
+        make(numpy)
+    with pytest.raises(ValueError):
+        make(kumo)
+
