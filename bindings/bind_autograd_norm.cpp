@@ -279,11 +279,12 @@ void bind_evaluation(py::module_& f) {
   f.def(
       "r2_score",
       [](py::handle pred, py::handle true_, py::handle sample_weight, const std::string& multioutput) {
+        std::optional<Array> w;
         if (!sample_weight.is_none()) {
-          PyErr_SetString(PyExc_NotImplementedError, "r2_score: sample_weight is not supported");
-          throw py::error_already_set();
+          Array storage;
+          w = array_ref(sample_weight, &storage);
         }
-        return ag::r2_score(to_variable_required(pred, "pred"), to_variable_required(true_, "true"), multioutput);
+        return ag::r2_score(to_variable_required(pred, "pred"), to_variable_required(true_, "true"), multioutput, w);
       },
       py::arg("pred"), py::arg("true"), py::arg("sample_weight") = py::none(),
       py::arg("multioutput") = "uniform_average");

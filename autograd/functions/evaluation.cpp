@@ -24,7 +24,8 @@ Variable binary_accuracy(const Variable& y, const Array& t) {
   return Variable(kumo::divide(hits, counted).astype(y.dtype()), false);
 }
 
-Variable r2_score(const Variable& pred, const Variable& true_, const std::string& multioutput) {
+Variable r2_score(const Variable& pred, const Variable& true_, const std::string& multioutput,
+                  const std::optional<Array>& sample_weight) {
   if (multioutput != "uniform_average" && multioutput != "raw_values")
     throw ValueError("r2_score: multioutput must be 'uniform_average' or 'raw_values', got '" + multioutput + "'");
   if (!is_floating(pred.dtype()))
@@ -36,8 +37,21 @@ Variable r2_score(const Variable& pred, const Variable& true_, const std::string
   if (pred.ndim() == 0) throw ValueError("r2_score: pred must have at least one dimension");
   const Array& p = pred.array();
   const Array& t = true_.array();
-  Array ss_res = sum(kumo::square(kumo::subtract(p, t)), Axes(0));
-  Array ss_tot = sum(kumo::square(kumo::subtract(t, mean(t, Axes(0), ReduceOptions().keepdims(true)))), Axes(0));
+  // Unweighted, every sample weighs 1.
+  Array w = Array();
+  if (sample_weight) {
+    if (sample_weight->ndim() != 1 || sample_weight->size() != p.shape()[0])
+      throw ValueError("r2_score: sample_weight must have one weight per sample, shape (" +
+                       std::to_string(p.shape()[0]) + ",), got " + sample_weight->shape().to_string());
+    Shape column{p.shape()[0]};
+    for (int i = 1; i < p.ndim(); ++i) column.push_back(1);
+    w = sample_weight->astype(pred.dtype()).reshape(column);
+  }
+  auto weighted = [&w](const Array& x) { return w.defined() ? kumo::multiply(x, w) : x; };
+  Array t_mean = w.defined() ? kumo::divide(sum(weighted(t), Axes(0), ReduceOptions().keepdims(true)), sum(w))
+                             : mean(t, Axes(0), ReduceOptions().keepdims(true));
+  Array ss_res = sum(weighted(kumo::square(kumo::subtract(p, t))), Axes(0));
+  Array ss_tot = sum(weighted(kumo::square(kumo::subtract(t, t_mean))), Axes(0));
   Array zero = kumo::equal(ss_tot, Scalar(0));
   Array safe_tot = kumo::where(zero, Scalar(1), ss_tot);
   Array r2 =

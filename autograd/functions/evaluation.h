@@ -1,6 +1,7 @@
 // Evaluation functions (Chainer's binary_accuracy and r2_score; accuracy is
 // in loss.h). Their results are constant Variables: not differentiable.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "autograd/variable.h"
@@ -15,7 +16,9 @@ Variable binary_accuracy(const Variable& y, const Array& t);
 // The coefficient of determination per output column (axis 0 is the
 // samples): 1 - SS_res / SS_tot, 0 where SS_tot is 0. multioutput
 // "uniform_average" averages the columns, "raw_values" keeps them.
-Variable r2_score(const Variable& pred, const Variable& true_, const std::string& multioutput = "uniform_average");
+// sample_weight: one non-negative weight per sample (axis 0), as scikit-learn's.
+Variable r2_score(const Variable& pred, const Variable& true_, const std::string& multioutput = "uniform_average",
+                  const std::optional<Array>& sample_weight = std::nullopt);
 
 }  // namespace autograd
 }  // namespace kumo

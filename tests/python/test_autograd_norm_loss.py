@@ -446,9 +446,30 @@ def test_r2_score_constant_truth_is_zero():
     numpy.testing.assert_array_equal(F.r2_score(rand((4, 2)), t, multioutput="raw_values").array.get(), [0.0, 0.0])
 
 
+@pytest.mark.parametrize("shape", [(6,), (6, 3)])
+@pytest.mark.parametrize("multioutput", ["uniform_average", "raw_values"])
+def test_r2_score_sample_weight(shape, multioutput):
+    rng = numpy.random.default_rng(7)
+    p, t, w = rng.standard_normal(shape), rng.standard_normal(shape), rng.uniform(0.1, 2.0, shape[0])
+    wc = w.reshape((-1,) + (1,) * (len(shape) - 1))
+    mean = (wc * t).sum(0) / w.sum()
+    want = 1 - (wc * (p - t) ** 2).sum(0) / (wc * (t - mean) ** 2).sum(0)
+    if multioutput == "uniform_average":
+        want = want.mean()
+    got = F.r2_score(kumo.asarray(p), kumo.asarray(t), sample_weight=kumo.asarray(w), multioutput=multioutput)
+    numpy.testing.assert_allclose(kumo.asnumpy(got.array), want, rtol=1e-12)
+
+
+def test_r2_score_unit_weights_equal_unweighted():
+    rng = numpy.random.default_rng(8)
+    p, t = kumo.asarray(rng.standard_normal((5, 2))), kumo.asarray(rng.standard_normal((5, 2)))
+    numpy.testing.assert_allclose(kumo.asnumpy(F.r2_score(p, t, sample_weight=kumo.ones(5)).array),
+                                  kumo.asnumpy(F.r2_score(p, t).array), rtol=1e-14)
+
+
 def test_r2_score_errors():
-    with pytest.raises(NotImplementedError):
-        F.r2_score(rand((3,)), rand((3,)), sample_weight=numpy.ones(3))
+    with pytest.raises(ValueError):
+        F.r2_score(rand((3,)), rand((3,)), sample_weight=numpy.ones(4))
     with pytest.raises(ValueError):
         F.r2_score(rand((3,)), rand((3,)), multioutput="variance_weighted")
     with pytest.raises(ValueError):
