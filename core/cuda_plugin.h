@@ -16,6 +16,7 @@ class FftBackend;     // fft/fft_backend.h
 class LinalgBackend;  // linalg/linalg_backend.h
 class RandomBackend;  // random/random_backend.h
 class SortBackend;    // routines/sort_backend.h
+class DnnBackend;     // routines/dnn_backend.h
 
 struct LaunchDims {
   unsigned grid[3] = {1, 1, 1};
@@ -84,6 +85,9 @@ class CudaPlugin {
   virtual FftBackend& fft() = 0;
   // CUB radix sorts for arrays on CUDA devices.
   virtual SortBackend& sort() = 0;
+  // cuDNN convolution and pooling for arrays on CUDA devices; null when the
+  // cuDNN library cannot be loaded (the routines then use their own kernels).
+  virtual DnnBackend* dnn() { return nullptr; }
   // Human-readable versions: runtime, driver, NVRTC.
   virtual std::string version_info() = 0;
 };
