@@ -13,6 +13,7 @@
 #include "autograd/functions/pooling.h"
 #include "bindings/convert.h"
 #include "core/errors.h"
+#include "routines/dnn_backend.h"
 
 namespace kumo {
 namespace py_bind {
@@ -53,6 +54,18 @@ using AvgFn = ag::Variable (*)(const ag::Variable&, const std::vector<int64_t>&,
 }  // namespace
 
 void bind_autograd_conv(py::module_& f) {
+  // This thread's switch for the vendor libraries (config.use_ideep on the
+  // host, config.use_cudnn on CUDA), and the name of the backend in use.
+  f.def("_dnn_enabled", [](bool cuda) { return dnn_enabled(cuda ? DeviceType::kCUDA : DeviceType::kCPU); },
+        py::arg("cuda"));
+  f.def(
+      "_set_dnn_enabled",
+      [](bool cuda, bool enabled) { set_dnn_enabled(cuda ? DeviceType::kCUDA : DeviceType::kCPU, enabled); },
+      py::arg("cuda"), py::arg("enabled"));
+  f.def("_host_dnn_backend", []() -> py::object {
+    DnnBackend* b = host_dnn_backend();
+    return b ? py::object(py::str(b->name())) : py::object(py::none());
+  });
   f.def(
       "im2col",
       [](py::handle x, py::handle ksize, py::handle stride, py::handle pad, bool cover_all, py::handle dilate) {

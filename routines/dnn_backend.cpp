@@ -63,7 +63,8 @@ void DnnBackend::pooling_forward(Device&, Dtype dtype, PoolMode, const PoolGeome
 
 void DnnBackend::pooling_backward(Device&, Dtype dtype, PoolMode, const PoolGeometry&, const void*, const void*,
                                   const void*, void*) {
-  throw RuntimeError(name() + ": pooling_backward is not supported (" + dtype_name(dtype) + "); check supports_pooling");
+  throw RuntimeError(name() + ": pooling_backward is not supported (" + dtype_name(dtype) +
+                     "); check supports_pooling");
 }
 
 bool dnn_enabled(DeviceType type) { return type == DeviceType::kCPU ? dnn_switch.host : dnn_switch.cuda; }

@@ -1,5 +1,6 @@
 #include "autograd/functions/convolution.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/linalg.h"
 #include "core/errors.h"
+#include "routines/convolution.h"
 #include "routines/im2col.h"
 
 namespace kumo {
@@ -81,14 +83,10 @@ class Col2im : public FunctionNode {
   std::vector<int64_t> s_, p_, o_, d_;
 };
 
-// Shape (1, C, 1, ..., 1) for a bias over `nd` spatial axes.
-Variable bias_view(const Variable& b, size_t nd, int64_t channels, const char* who) {
-  if (b.ndim() != 1 || b.shape()[0] != channels)
+void check_bias(const char* who, const Variable& b, int64_t channels) {
+  if (b.defined() && (b.ndim() != 1 || b.shape()[0] != channels))
     throw ValueError(std::string(who) + ": b must have shape (" + std::to_string(channels) + ",), got " +
                      b.shape().to_string());
-  Shape s{1, channels};
-  for (size_t a = 0; a < nd; ++a) s.push_back(1);
-  return reshape(b, s);
 }
 
 size_t check_ranks(const char* who, const Variable& x, const Variable& W, int want_nd) {
@@ -112,42 +110,125 @@ int64_t prod(const std::vector<int64_t>& v) {
   return p;
 }
 
-Variable conv_impl(const char* who, int want_nd, const Variable& x, const Variable& W, const Variable& b,
-                   const std::vector<int64_t>& stride0, const std::vector<int64_t>& pad0, bool cover_all,
-                   const std::vector<int64_t>& dilate0, int64_t groups) {
-  const size_t nd = check_ranks(who, x, W, want_nd);
-  require_floating(who, "b", b);
-  const auto stride = per_axis(who, "stride", stride0, nd, 1, 1);
-  const auto pad = per_axis(who, "pad", pad0, nd, 0, 0);
-  const auto dilate = per_axis(who, "dilate", dilate0, nd, 1, 1);
-  if (groups < 1) throw ValueError(std::string(who) + ": groups must be positive, got " + std::to_string(groups));
-  const int64_t N = x.shape()[0], C = x.shape()[1], Cout = W.shape()[0];
-  if (C % groups != 0 || Cout % groups != 0)
-    throw ValueError(std::string(who) + ": the numbers of input (" + std::to_string(C) + ") and output (" +
-                     std::to_string(Cout) + ") channels must be divisible by groups (" + std::to_string(groups) + ")");
-  if (W.shape()[1] != C / groups)
-    throw ValueError(std::string(who) + ": W of shape " + W.shape().to_string() + " expects " +
-                     std::to_string(W.shape()[1] * groups) + " input channels, x has " + std::to_string(C));
-  const auto ksize = spatial(W.shape(), 2, nd);
-  std::vector<int64_t> out;
-  for (size_t a = 0; a < nd; ++a) {
-    out.push_back(conv_outsize(x.shape()[static_cast<int>(a + 2)], ksize[a], stride[a], pad[a], cover_all, dilate[a]));
-    if (out.back() <= 0)
-      throw ValueError(std::string(who) + ": the output size along spatial axis " + std::to_string(a) +
-                       " should be positive, got " + std::to_string(out.back()));
-  }
-  const int64_t K = prod(ksize), O = prod(out), G = groups;
-  // A 1x1 convolution without stride or padding reads x as it is: no patch copy.
-  bool pointwise = true;
-  for (size_t a = 0; a < nd; ++a) pointwise = pointwise && ksize[a] == 1 && stride[a] == 1 && pad[a] == 0;
-  Variable col = reshape(pointwise ? x : im2col_patches(x, ksize, stride, pad, dilate, out), Shape{N, G, C / G * K, O});
-  Variable y = matmul(reshape(W, Shape{G, Cout / G, C / G * K}), col);  // (N, G, Cout / G, O)
-  Shape ys{N, Cout};
-  for (int64_t o : out) ys.push_back(o);
-  y = reshape(y, ys);
-  return b.defined() ? y + bias_view(b, nd, Cout, who) : y;
+// The three linear maps of a convolution with geometry g, each a function
+// node whose backward is written with the other two (Chainer's
+// Convolution2DFunction, Deconvolution2DFunction and Convolution2DGradW):
+// any order of derivative stays on the vendor kernels.
+Variable conv_forward_var(const Variable& x, const Variable& W, const Variable& b, const ConvGeometry& g);
+Variable conv_data_grad_var(const Variable& gy, const Variable& W, const ConvGeometry& g);
+Variable conv_weight_grad_var(const Variable& x, const Variable& gy, const ConvGeometry& g);
+
+// The bias gradient: gy summed over every axis but the channels.
+Variable bias_grad(const Variable& gy) {
+  std::vector<int64_t> axes{0};
+  for (int64_t a = 2; a < gy.ndim(); ++a) axes.push_back(a);
+  return sum(gy, Axes(axes));
 }
 
+// y = x * W (+ b): inputs (x, W[, b]).
+class Convolution : public FunctionNode {
+ public:
+  explicit Convolution(ConvGeometry g) : g_(std::move(g)) {}
+  std::string label() const override { return "Convolution"; }
+  std::vector<Array> forward(const std::vector<Array>& in) override {
+    retain_inputs({0, 1});
+    return {kumo::convolution_forward(in[0], in[1], in.size() > 2 ? in[2] : Array(), g_)};
+  }
+  std::vector<Variable> backward(const std::vector<size_t>& targets, const std::vector<Variable>& gy) override {
+    std::vector<Variable> r = get_retained_inputs(), out;
+    for (size_t t : targets) {
+      if (!gy[0].defined())
+        out.emplace_back();
+      else if (t == 0)
+        out.push_back(conv_data_grad_var(gy[0], r[1], g_));
+      else if (t == 1)
+        out.push_back(conv_weight_grad_var(r[0], gy[0], g_));
+      else
+        out.push_back(bias_grad(gy[0]));
+    }
+    return out;
+  }
+
+ private:
+  ConvGeometry g_;
+};
+
+// gx = the adjoint in x applied to gy (a deconvolution): inputs (gy, W).
+class ConvolutionDataGrad : public FunctionNode {
+ public:
+  explicit ConvolutionDataGrad(ConvGeometry g) : g_(std::move(g)) {}
+  std::string label() const override { return "ConvolutionDataGrad"; }
+  std::vector<Array> forward(const std::vector<Array>& in) override {
+    retain_inputs({0, 1});
+    return {kumo::convolution_backward_data(in[0], in[1], g_)};
+  }
+  std::vector<Variable> backward(const std::vector<size_t>& targets, const std::vector<Variable>& ggx) override {
+    std::vector<Variable> r = get_retained_inputs(), out;
+    for (size_t t : targets) {
+      if (!ggx[0].defined())
+        out.emplace_back();
+      else if (t == 0)
+        out.push_back(conv_forward_var(ggx[0], r[1], Variable(), g_));
+      else
+        out.push_back(conv_weight_grad_var(ggx[0], r[0], g_));
+    }
+    return out;
+  }
+
+ private:
+  ConvGeometry g_;
+};
+
+// gW = the adjoint in W applied to gy: inputs (x, gy).
+class ConvolutionWeightGrad : public FunctionNode {
+ public:
+  explicit ConvolutionWeightGrad(ConvGeometry g) : g_(std::move(g)) {}
+  std::string label() const override { return "ConvolutionWeightGrad"; }
+  std::vector<Array> forward(const std::vector<Array>& in) override {
+    retain_inputs({0, 1});
+    return {kumo::convolution_backward_weights(in[0], in[1], g_)};
+  }
+  std::vector<Variable> backward(const std::vector<size_t>& targets, const std::vector<Variable>& ggw) override {
+    std::vector<Variable> r = get_retained_inputs(), out;
+    for (size_t t : targets) {
+      if (!ggw[0].defined())
+        out.emplace_back();
+      else if (t == 0)
+        out.push_back(conv_data_grad_var(r[1], ggw[0], g_));
+      else
+        out.push_back(conv_forward_var(r[0], ggw[0], Variable(), g_));
+    }
+    return out;
+  }
+
+ private:
+  ConvGeometry g_;
+};
+
+Variable conv_forward_var(const Variable& x, const Variable& W, const Variable& b, const ConvGeometry& g) {
+  std::vector<Variable> in{x, W};
+  if (b.defined()) in.push_back(b);
+  return autograd::apply(std::make_shared<Convolution>(g), in)[0];
+}
+Variable conv_data_grad_var(const Variable& gy, const Variable& W, const ConvGeometry& g) {
+  return autograd::apply(std::make_shared<ConvolutionDataGrad>(g), {gy, W})[0];
+}
+Variable conv_weight_grad_var(const Variable& x, const Variable& gy, const ConvGeometry& g) {
+  return autograd::apply(std::make_shared<ConvolutionWeightGrad>(g), {x, gy})[0];
+}
+
+Variable conv_impl(const char* who, int want_nd, const Variable& x, const Variable& W, const Variable& b,
+                   const std::vector<int64_t>& stride, const std::vector<int64_t>& pad, bool cover_all,
+                   const std::vector<int64_t>& dilate, int64_t groups) {
+  check_ranks(who, x, W, want_nd);
+  require_floating(who, "b", b);
+  const ConvGeometry g = conv_geometry(x.shape(), W.shape(), stride, pad, dilate, groups, cover_all, who);
+  check_bias(who, b, g.out_channels);
+  return conv_forward_var(x, W, b, g);
+}
+
+// A deconvolution of x (N, C, *in) by W (C, Cout / G, *k) is the adjoint in
+// x of the convolution from (N, Cout, *outsize) to x's shape with the same W.
 Variable deconv_impl(const char* who, int want_nd, const Variable& x, const Variable& W, const Variable& b,
                      const std::vector<int64_t>& stride0, const std::vector<int64_t>& pad0,
                      const std::vector<int64_t>& outsize0, const std::vector<int64_t>& dilate0, int64_t groups) {
@@ -164,7 +245,7 @@ Variable deconv_impl(const char* who, int want_nd, const Variable& x, const Vari
   if (C % groups != 0)
     throw ValueError(std::string(who) + ": the number of input channels (" + std::to_string(C) +
                      ") must be divisible by groups (" + std::to_string(groups) + ")");
-  const int64_t G = groups, Cog = W.shape()[1], Cout = Cog * G;
+  const int64_t Cout = W.shape()[1] * groups;
   const auto ksize = spatial(W.shape(), 2, nd);
   const auto in = spatial(x.shape(), 2, nd);
   std::vector<int64_t> out;
@@ -185,15 +266,21 @@ Variable deconv_impl(const char* who, int want_nd, const Variable& x, const Vari
     if (out[a] <= 0)
       throw ValueError(std::string(who) + ": the output size along spatial axis " + std::to_string(a) +
                        " should be positive, got " + std::to_string(out[a]));
-  const int64_t K = prod(ksize), I = prod(in);
-  // col[n, g] = W_g^T x_g: (Cog * K, C / G) @ (C / G, I) per group.
-  Variable Wm = transpose(reshape(W, Shape{G, C / G, Cog * K}), {0, 2, 1});
-  Variable col = matmul(Wm, reshape(x, Shape{N, G, C / G, I}));  // (N, G, Cog * K, I)
-  Shape cs{N, Cout};
-  for (int64_t k : ksize) cs.push_back(k);
-  for (int64_t i : in) cs.push_back(i);
-  Variable y = col2im(reshape(col, cs), stride, pad, out, dilate);
-  return b.defined() ? y + bias_view(b, nd, Cout, who) : y;
+  Shape ys{N, Cout};
+  for (int64_t o : out) ys.push_back(o);
+  ConvGeometry g = conv_geometry(ys, W.shape(), stride, pad, dilate, groups, false, who);
+  // An outsize between the plain and the cover_all extent: end padding
+  // that makes the convolution's output x's extent.
+  for (size_t a = 0; a < nd; ++a) {
+    const int64_t span = (ksize[a] - 1) * dilate[a] + 1;
+    g.pad_hi[a] = std::max(g.pad_lo[a], (in[a] - 1) * stride[a] + span - out[a] - pad[a]);
+  }
+  check_bias(who, b, Cout);
+  Variable y = conv_data_grad_var(x, W, g);
+  if (!b.defined()) return y;
+  Shape bs{1, Cout};
+  for (size_t a = 0; a < nd; ++a) bs.push_back(1);
+  return y + reshape(b, bs);
 }
 
 }  // namespace

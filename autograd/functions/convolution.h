@@ -2,10 +2,11 @@
 // im2col, convolution_nd/1d/2d/3d, deconvolution_nd/1d/2d/3d and
 // depthwise_convolution_2d over (N, C, *spatial) inputs.
 //
-// Forward is im2col (a generated kernel) followed by a (batched) matmul, so
-// it runs on BLAS on the host and cuBLAS on CUDA; the functions are
-// compositions of differentiable functions, so their gradients can be
-// differentiated again. Vector parameters hold one entry per spatial axis,
+// Convolutions and deconvolutions are three function nodes over
+// routines/convolution.h (forward, gradient in the input, gradient in the
+// weights), each differentiating into the others, so gradients of any order
+// run on oneDNN (host float32), cuDNN (CUDA) or im2col + GEMM (the rest).
+// F.im2col itself is the patch-copy kernel. Vector parameters hold one entry per spatial axis,
 // or one entry for all of them; empty means the default (stride 1, pad 0,
 // dilate 1).
 #pragma once

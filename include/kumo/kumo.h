@@ -41,6 +41,8 @@
 #include "routines/joining.h"
 #include "routines/padding.h"
 #include "routines/rearranging.h"
+#include "routines/convolution.h"
+#include "routines/dnn_backend.h"
 #include "routines/im2col.h"
 
 #include "random/generator.h"
