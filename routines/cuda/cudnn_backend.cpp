@@ -57,7 +57,9 @@ namespace kumo {
   X(cudnnSetPoolingNdDescriptor)                    \
   X(cudnnDestroyPoolingDescriptor)                  \
   X(cudnnPoolingForward)                            \
-  X(cudnnPoolingBackward)
+  X(cudnnPoolingBackward)                           \
+  X(cudnnGetConvolutionNdForwardOutputDim)          \
+  X(cudnnGetPoolingNdForwardOutputDim)
 
 namespace {
 
@@ -728,8 +730,71 @@ void CudnnBackend::pooling_backward(Device& device, Dtype dtype, PoolMode mode, 
         "cudnnPoolingBackward", describe);
 }
 
+// ---- Descriptor self-check (no GPU needed) ----------------------------------------
+
+namespace {
+
+std::string compare_dims(const std::vector<int>& got, const std::vector<int>& want) {
+  if (got == want) return "";
+  std::string s = "cuDNN's output dims (";
+  for (size_t i = 0; i < got.size(); ++i) s += (i ? ", " : "") + std::to_string(got[i]);
+  s += ") differ from the geometry's (";
+  for (size_t i = 0; i < want.size(); ++i) s += (i ? ", " : "") + std::to_string(want[i]);
+  return s + ")";
+}
+
+}  // namespace
+
+std::string CudnnBackend::check_descriptors(Dtype dtype, const ConvGeometry& g) const {
+  const Impl& api = *impl_;
+  const auto describe = [&] { return describe_conv(dtype, g); };
+  require(conv_supported(dtype, g), "check_descriptors", describe);
+  const ConvProblem p(api, dtype, g, describe);
+  std::vector<int> want = {static_cast<int>(g.batch), static_cast<int>(g.out_channels)};
+  for (int e : spatial(g.out_size(), 1)) want.push_back(e);
+  std::vector<int> got(want.size());
+  check(api,
+        api.cudnnGetConvolutionNdForwardOutputDim(p.conv->get(), p.x->get(), p.w->get(), static_cast<int>(got.size()),
+                                                  got.data()),
+        "cudnnGetConvolutionNdForwardOutputDim", describe);
+  std::vector<int> bd(want.size(), 1);
+  bd[1] = static_cast<int>(g.out_channels);
+  (void)make_tensor(api, data_type(dtype), bd, describe);  // the bias tensor of convolution_forward
+  return compare_dims(got, want);
+}
+
+std::string CudnnBackend::check_descriptors(Dtype dtype, PoolMode mode, const PoolGeometry& g) const {
+  const Impl& api = *impl_;
+  const auto describe = [&] { return describe_pool(dtype, mode, g); };
+  require(pool_supported(dtype, g), "check_descriptors", describe);
+  const PoolProblem p(api, dtype, mode, g, describe);
+  std::vector<int> want = {static_cast<int>(g.batch), static_cast<int>(g.channels)};
+  for (int e : spatial(g.out_size(), 1)) want.push_back(e);
+  std::vector<int> got(want.size());
+  check(api, api.cudnnGetPoolingNdForwardOutputDim(p.pool->get(), p.x->get(), static_cast<int>(got.size()), got.data()),
+        "cudnnGetPoolingNdForwardOutputDim", describe);
+  return compare_dims(got, want);
+}
+
 DnnBackend* cudnn_backend() { return loaded().backend.get(); }
 
 std::string cudnn_load_error() { return loaded().error; }
 
 }  // namespace kumo
+
+extern "C" bool kumo_cudnn_check_descriptors(kumo::Dtype dtype, const kumo::ConvGeometry* conv, kumo::PoolMode mode,
+                                             const kumo::PoolGeometry* pool, std::string* message) {
+  auto* backend = static_cast<kumo::CudnnBackend*>(kumo::cudnn_backend());
+  if (backend == nullptr) {
+    *message = kumo::cudnn_load_error();
+    return false;
+  }
+  try {
+    *message =
+        conv != nullptr ? backend->check_descriptors(dtype, *conv) : backend->check_descriptors(dtype, mode, *pool);
+    return true;
+  } catch (const std::exception& e) {
+    *message = e.what();
+    return false;
+  }
+}

@@ -42,6 +42,14 @@ class CudnnBackend final : public DnnBackend {
   void pooling_backward(Device& device, Dtype dtype, PoolMode mode, const PoolGeometry& g, const void* x, const void* y,
                         const void* gy, void* gx) override;
 
+  // For tests on machines without a GPU: builds every cuDNN descriptor of a
+  // supported problem (cuDNN checks their parameters then, with no device
+  // involved) and compares cuDNN's output extents with the geometry's.
+  // "" when they agree, else what differs; DeviceError when cuDNN rejects a
+  // descriptor. Tests reach it through kumo_cudnn_check_descriptors.
+  std::string check_descriptors(Dtype dtype, const ConvGeometry& g) const;
+  std::string check_descriptors(Dtype dtype, PoolMode mode, const PoolGeometry& g) const;
+
  private:
   std::unique_ptr<Impl> impl_;
 };
@@ -53,3 +61,11 @@ DnnBackend* cudnn_backend();
 std::string cudnn_load_error();
 
 }  // namespace kumo
+
+// The test hook for CudnnBackend::check_descriptors, exported by the plugin
+// so that a test can look it up with dlsym (the plugin is not linked into
+// anything). Checks `conv` when it is not null, else `pool` with `mode`.
+// Returns true and sets *message to the result when the check ran; false
+// with the reason (cuDNN not loaded, a rejected descriptor) otherwise.
+extern "C" bool kumo_cudnn_check_descriptors(kumo::Dtype dtype, const kumo::ConvGeometry* conv, kumo::PoolMode mode,
+                                             const kumo::PoolGeometry* pool, std::string* message);
