@@ -123,8 +123,9 @@ void bind_autograd_conv(py::module_& f) {
           if (want > 0 && x.defined() && x.ndim() != want + 2)
             throw ValueError(std::string(who) + ": x must be " + std::to_string(want + 2) + "-d, got shape " +
                              x.shape().to_string());
+          // Without indexes the pooling may run on the vendor backend (cuDNN).
+          if (!return_indices) return out(ag::max_pooling_nd(x, ints(ksize), ints(stride), ints(pad), cover_all));
           auto r = ag::max_pooling_nd_with_indices(x, ints(ksize), ints(stride), ints(pad), cover_all);
-          if (!return_indices) return out(r.first);
           return py::make_tuple(out(r.first), r.second);
         },
         py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0, py::arg("cover_all") = true,

@@ -8,8 +8,10 @@
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/convolution.h"
+#include "autograd/mode.h"
 #include "core/errors.h"
 #include "routines/creation.h"
+#include "routines/dnn_backend.h"
 #include "routines/im2col.h"
 #include "routines/reduction.h"
 
@@ -106,18 +108,104 @@ Variable pool_scatter_var(const Variable& v, const Array& idx, const Window& w, 
   return apply(std::make_shared<PoolScatter>(idx, w, outsize), {v})[0];
 }
 
+// ---- The vendor backend (cuDNN on CUDA) --------------------------------------
+
+// The vendor backend's pooling of x with window w and output extents out,
+// when dnn_backend(x.device()) has one that takes the case (*g is then its
+// geometry); null otherwise, and the functions use their own kernels. The
+// host's backend declines pooling, so this is the CUDA path only. A window
+// reaching past the padding (cover_all) becomes more padding at the end,
+// which backends that pad symmetrically decline.
+DnnBackend* pool_backend(const Array& x, PoolMode mode, const Window& w, const std::vector<int64_t>& out,
+                         PoolGeometry* g) {
+  DnnBackend* backend = dnn_backend(x.device());
+  if (backend == nullptr) return nullptr;
+  for (int64_t o : out)
+    if (o <= 0) return nullptr;  // the fallback raises the error
+  g->batch = x.shape()[0];
+  g->channels = x.shape()[1];
+  g->in_size = spatial(x.shape(), w.nd);
+  g->ksize = w.k;
+  g->stride = w.s;
+  g->pad_lo = w.p;
+  g->pad_hi = w.p;
+  for (size_t a = 0; a < w.nd; ++a) {
+    const int64_t reach = (out[a] - 1) * w.s[a] + w.k[a] - w.p[a] - g->in_size[a];
+    if (reach > g->pad_hi[a]) g->pad_hi[a] = reach;
+  }
+  if (g->out_size() != out) return nullptr;
+  return backend->supports_pooling(x.dtype(), mode, *g) ? backend : nullptr;
+}
+
+Array c_contiguous(const Array& a) { return a.c_contiguous() ? a : a.copy(Order::kC); }
+
+Shape pooled_shape(const Shape& x, const std::vector<int64_t>& out) {
+  Shape s{x[0], x[1]};
+  for (int64_t o : out) s.push_back(o);
+  return s;
+}
+
+Array backend_pool_forward(DnnBackend* backend, PoolMode mode, const PoolGeometry& g, const Array& x,
+                           const std::vector<int64_t>& out) {
+  const Array xc = c_contiguous(x);
+  Array y = Array::empty(pooled_shape(x.shape(), out), x.dtype(), x.device());
+  backend->pooling_forward(x.device(), x.dtype(), mode, g, xc.data(), y.data());
+  return y;
+}
+
+// gx from the backend, for backward passes that record no graph.
+Variable backend_pool_backward(DnnBackend* backend, PoolMode mode, const PoolGeometry& g, const Array& x,
+                               const Array& y, const Variable& gy) {
+  const Array xc = c_contiguous(x), yc = c_contiguous(y);
+  const Array gyc =
+      c_contiguous(gy.array().dtype() == x.dtype() ? gy.array() : gy.array().astype(x.dtype(), Order::kC, false));
+  Array gx = Array::empty(x.shape(), x.dtype(), x.device());
+  backend->pooling_backward(x.device(), x.dtype(), mode, g, xc.data(), yc.data(), gyc.data(), gx.data());
+  return Variable(gx, false);
+}
+
+// The extents of a pooling's output (conv_outsize per axis).
+std::vector<int64_t> pooled_extents(const Shape& x, const Window& w, bool cover_all) {
+  std::vector<int64_t> out;
+  for (size_t a = 0; a < w.nd; ++a)
+    out.push_back(conv_outsize(x[static_cast<int>(a + 2)], w.k[a], w.s[a], w.p[a], cover_all));
+  return out;
+}
+
 // Forward keeps the argmax indexes (integer data, not part of the graph);
-// backward scatters the gradient to them.
+// backward scatters the gradient to them. With a vendor backend (and no
+// indexes asked for), forward is the backend's and keeps x and y instead:
+// backward is then the backend's too when it records no graph, and the
+// differentiable scatter by indexes (computed from x only then) when it
+// does (double backprop).
 class MaxPooling : public FunctionNode {
  public:
-  MaxPooling(Window w, bool cover_all) : w_(std::move(w)), cover_all_(cover_all) {}
+  MaxPooling(Window w, bool cover_all, bool want_indexes)
+      : w_(std::move(w)), cover_all_(cover_all), want_indexes_(want_indexes) {}
   std::string label() const override { return "MaxPoolingND"; }
   std::vector<Array> forward(const std::vector<Array>& x) override {
+    if (!want_indexes_) {
+      const std::vector<int64_t> out = pooled_extents(x[0].shape(), w_, cover_all_);
+      if (DnnBackend* b = pool_backend(x[0], PoolMode::kMax, w_, out, &geometry_)) {
+        backend_ = b;
+        retain_inputs({0});
+        retain_outputs({0});
+        return {backend_pool_forward(b, PoolMode::kMax, geometry_, x[0], out)};
+      }
+    }
     auto r = kumo::max_pool(x[0], w_.k, w_.s, w_.p, cover_all_);
     idx_ = r.second;
     return {r.first};
   }
   std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
+    if (backend_ != nullptr) {
+      const Array x = get_retained_inputs()[0].array();
+      if (!is_backprop_enabled()) {
+        return {
+            backend_pool_backward(backend_, PoolMode::kMax, geometry_, x, get_retained_outputs()[0].array(), gy[0])};
+      }
+      if (!idx_.defined()) idx_ = kumo::max_pool(x, w_.k, w_.s, w_.p, cover_all_).second;
+    }
     return {pool_scatter_var(gy[0], idx_, w_, spatial(input_shape(0), w_.nd))};
   }
   const Array& indexes() const { return idx_; }
@@ -125,17 +213,80 @@ class MaxPooling : public FunctionNode {
  private:
   Window w_;
   bool cover_all_;
+  bool want_indexes_;
+  DnnBackend* backend_ = nullptr;
+  PoolGeometry geometry_;
   Array idx_;
 };
 
 std::pair<Variable, Array> max_pool_impl(const char* who, int want_nd, const Variable& x,
                                          const std::vector<int64_t>& ksize, const std::vector<int64_t>& stride,
-                                         const std::vector<int64_t>& pad, bool cover_all) {
+                                         const std::vector<int64_t>& pad, bool cover_all, bool want_indexes = false) {
   Window w = window(who, x, want_nd, ksize, stride, pad);
-  auto node = std::make_shared<MaxPooling>(w, cover_all);
+  auto node = std::make_shared<MaxPooling>(w, cover_all, want_indexes);
   Variable y = apply(node, {x})[0];
   return {y, node->indexes()};
 }
+
+Variable unpool_impl(const char* who, int want_nd, const Variable& x, const std::vector<int64_t>& ksize,
+                     const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
+                     const std::vector<int64_t>& outsize, bool cover_all);
+
+// The in-bounds elements of each window of a pooling over x of shape xs, as
+// a (1, 1, *out) array: the window sums over ones.
+Array window_counts(const Shape& xs, Dtype dtype, Device& device, const Window& w, const std::vector<int64_t>& out) {
+  const std::vector<int64_t> ones_d(w.nd, 1);
+  int64_t K = 1;
+  for (int64_t k : w.k) K *= k;
+  Shape one{1, 1};
+  for (int64_t e : spatial(xs, w.nd)) one.push_back(e);
+  Array cnt = kumo::im2col_sized(ones(one, dtype, Order::kC, device), w.k, w.s, w.p, ones_d, out);
+  Shape c1{1, 1, K};
+  Shape o1{1, 1};
+  for (int64_t o : out) {
+    c1.push_back(o);
+    o1.push_back(o);
+  }
+  return kumo::sum(cnt.reshape(c1), Axes{2}).reshape(o1);
+}
+
+// Average pooling by the vendor backend: forward keeps x and y for the
+// backend's backward. The pooling is linear, so under double backprop the
+// gradient is the adjoint of the window sums (unpooling over the input's
+// extents) applied to gy over the divisors, which is differentiable again.
+class AveragePooling : public FunctionNode {
+ public:
+  AveragePooling(DnnBackend* backend, PoolMode mode, PoolGeometry g, Window w, std::vector<int64_t> out)
+      : backend_(backend), mode_(mode), g_(std::move(g)), w_(std::move(w)), out_(std::move(out)) {}
+  std::string label() const override { return "AveragePoolingND"; }
+  std::vector<Array> forward(const std::vector<Array>& x) override {
+    retain_inputs({0});
+    retain_outputs({0});
+    return {backend_pool_forward(backend_, mode_, g_, x[0], out_)};
+  }
+  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
+    if (!is_backprop_enabled()) {
+      return {backend_pool_backward(backend_, mode_, g_, get_retained_inputs()[0].array(),
+                                    get_retained_outputs()[0].array(), gy[0])};
+    }
+    Variable scaled;
+    if (mode_ == PoolMode::kAverageIncludePad) {
+      int64_t K = 1;
+      for (int64_t k : w_.k) K *= k;
+      scaled = gy[0] * (1.0 / static_cast<double>(K));
+    } else {
+      scaled = gy[0] / Variable(window_counts(input_shape(0), input_dtype(0), input_device(0), w_, out_), false);
+    }
+    return {unpool_impl("average_pooling_nd", 0, scaled, w_.k, w_.s, w_.p, spatial(input_shape(0), w_.nd), false)};
+  }
+
+ private:
+  DnnBackend* backend_;
+  PoolMode mode_;
+  PoolGeometry g_;
+  Window w_;
+  std::vector<int64_t> out_;
+};
 
 Variable avg_pool_impl(const char* who, int want_nd, const Variable& x, const std::vector<int64_t>& ksize,
                        const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
@@ -152,6 +303,11 @@ Variable avg_pool_impl(const char* who, int want_nd, const Variable& x, const st
                        " should be positive, got " + std::to_string(out.back()));
     K *= w.k[a];
   }
+  const PoolMode mode = pad_value ? PoolMode::kAverageIncludePad : PoolMode::kAverageExcludePad;
+  PoolGeometry g;
+  if (DnnBackend* b = pool_backend(x.array(), mode, w, out, &g)) {
+    return apply(std::make_shared<AveragePooling>(b, mode, g, w, out), {x})[0];
+  }
   const std::vector<int64_t> ones_d(w.nd, 1);
   Variable col = im2col_patches(x, w.k, w.s, w.p, ones_d, out);
   Shape cs{x.shape()[0], x.shape()[1], K};
@@ -162,18 +318,7 @@ Variable avg_pool_impl(const char* who, int want_nd, const Variable& x, const st
   }
   Variable s = sum(reshape(col, cs), Axes{2});
   if (pad_value) return s * (1.0 / static_cast<double>(K));
-  // The in-bounds elements of each window: the same sum over ones.
-  Shape one{1, 1};
-  for (int64_t e : spatial(x.shape(), w.nd)) one.push_back(e);
-  Array cnt = kumo::im2col_sized(ones(one, x.dtype(), Order::kC, x.device()), w.k, w.s, w.p, ones_d, out);
-  Shape c1{1, 1, K};
-  Shape o1{1, 1};
-  for (int64_t o : out) {
-    c1.push_back(o);
-    o1.push_back(o);
-  }
-  Array count = kumo::sum(cnt.reshape(c1), Axes{2}).reshape(o1);
-  return s / Variable(count, false);
+  return s / Variable(window_counts(x.shape(), x.dtype(), x.device(), w, out), false);
 }
 
 Variable unpool_impl(const char* who, int want_nd, const Variable& x, const std::vector<int64_t>& ksize,
@@ -212,7 +357,7 @@ Variable max_pooling_nd(const Variable& x, const std::vector<int64_t>& ksize, co
 std::pair<Variable, Array> max_pooling_nd_with_indices(const Variable& x, const std::vector<int64_t>& ksize,
                                                        const std::vector<int64_t>& stride,
                                                        const std::vector<int64_t>& pad, bool cover_all) {
-  return max_pool_impl("max_pooling_nd", 0, x, ksize, stride, pad, cover_all);
+  return max_pool_impl("max_pooling_nd", 0, x, ksize, stride, pad, cover_all, true);
 }
 Variable max_pooling_1d(const Variable& x, const std::vector<int64_t>& ksize, const std::vector<int64_t>& stride,
                         const std::vector<int64_t>& pad, bool cover_all) {

@@ -18,6 +18,7 @@
 #include "linalg/cuda/cuda_linalg.h"
 #include "random/cuda/cuda_random.h"
 #include "routines/cuda/cub_sort.h"
+#include "routines/cuda/cudnn_backend.h"
 
 namespace kumo {
 namespace cuda_detail {
@@ -112,6 +113,8 @@ class CudaPluginImpl final : public CudaPlugin {
   FftBackend& fft() override { return cufft_backend(); }
 
   SortBackend& sort() override { return cub_sort_backend(); }
+
+  DnnBackend* dnn() override { return cudnn_backend(); }
 
   MemoryPool& pinned_memory_pool() override {
     // Page-locking goes through the driver; without a device there is none.
