@@ -152,6 +152,12 @@ def _npz_member(value, allow_pickle):
     values = numpy.asanyarray(value)
     if values.dtype.hasobject:
         return _object_npy_bytes(values, allow_pickle)  # written as given by the C++ archive writer
+    if values.dtype.kind in "USVMm":
+        # Strings, bytes, records and datetimes have no kumo dtype: NumPy's
+        # own .npy bytes, read back as a NumPy array (NpzFile.__getitem__).
+        out = _pyio.BytesIO()
+        numpy.lib.format.write_array(out, values, allow_pickle=False)
+        return out.getvalue()
     return _host_array(values)
 
 
@@ -215,6 +221,9 @@ class NpzFile(collections.abc.Mapping):
             return self._archive.bytes(entry)
         try:
             return self._archive.array(entry, _device_name(self._device))
+        except TypeError:
+            # A dtype kumo lacks (strings, records, datetimes): a NumPy array.
+            return numpy.lib.format.read_array(_pyio.BytesIO(self._archive.bytes(entry)), allow_pickle=False)
         except ValueError as e:
             if not (self.allow_pickle and "Object arrays" in str(e)):
                 raise

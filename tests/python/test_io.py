@@ -392,3 +392,18 @@ def test_file_objects_for_text_fromfile_and_mmap(tmp_path):
     with open(tmp_path / "a.npy", "rb") as f:
         with pytest.raises(ValueError, match="file name"):
             kumo.load(f, mmap_mode="r")
+
+
+@pytest.mark.parametrize("value", [numpy.asarray("hello"), numpy.array(["a", "bcd"]), numpy.array([b"x", b"yz"]),
+                                   numpy.array(["2020-01-01"], dtype="datetime64[D]")])
+def test_savez_dtypes_kumo_lacks_round_trip_as_numpy(tmp_path, value):
+    # NumPy's savez writes strings, bytes and datetimes; they come back as NumPy arrays.
+    path = str(tmp_path / "s.npz")
+    kumo.savez(path, v=value, n=kumo.arange(3))
+    with numpy.load(path) as ref:
+        numpy.testing.assert_array_equal(ref["v"], value)
+    with kumo.load(path) as f:
+        got = f["v"]
+        assert isinstance(got, numpy.ndarray) and got.dtype == value.dtype
+        numpy.testing.assert_array_equal(got, value)
+        numpy.testing.assert_array_equal(kumo.asnumpy(f["n"]), numpy.arange(3))
