@@ -221,3 +221,35 @@ def _has_sklearn():
         return True
     except ImportError:
         return False
+
+
+class _FakePinnedPool:
+    """Host memory standing in for the pinned pool (there may be no GPU)."""
+
+    class _Block:
+        def __init__(self, n):
+            self.buf = numpy.zeros(max(n, 1), dtype=numpy.uint8)
+            self.ptr = self.buf.ctypes.data
+            self.size = n
+
+    def __init__(self):
+        self.blocks = []
+
+    def malloc(self, n):
+        self.blocks.append(self._Block(n))
+        return self.blocks[-1]
+
+
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int16, numpy.float32, numpy.complex128])
+def test_pinned_staging_copies_values(monkeypatch, dtype):
+    # The CUDA path copies through a pinned block; here the block is host
+    # memory and the target the CPU, which checks the staging itself.
+    from kumo.autograd.dataset import _convert
+    pool = _FakePinnedPool()
+    monkeypatch.setattr(kumo, "get_default_pinned_memory_pool", lambda: pool)
+    src = (numpy.arange(12).reshape(3, 4)[:, ::-1] % 3).astype(dtype)
+    out = _convert._pinned_to_cuda(src, kumo.Device("cpu"))
+    assert len(pool.blocks) == 1 and pool.blocks[0].size == src.nbytes
+    pool.blocks[0].buf[:] = 0xFF  # the block goes back to the pool: the result must not alias it
+    assert out.dtype == dtype and out.shape == (3, 4)
+    numpy.testing.assert_array_equal(kumo.asnumpy(out), src)

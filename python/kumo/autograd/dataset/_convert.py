@@ -67,7 +67,7 @@ def _pinned_to_cuda(a, device):
     raw = (ctypes.c_ubyte * a.nbytes).from_address(mem.ptr)
     staged = numpy.frombuffer(raw, dtype=a.dtype, count=a.size).reshape(a.shape)
     numpy.copyto(staged, a, casting="no")
-    out = kumo.asarray(staged, device=device.name)
+    out = kumo.array(staged, device=device.name)  # always a copy: the block is reused
     del staged, raw, mem
     return out
 
