@@ -37,6 +37,7 @@ def test_mixin_int_slice_list_array():
     assert d[[1, 5, 5]] == [1, 5, 5]
     assert d[numpy.array([4, 0])] == [4, 0]
     assert d[kumo.array([7, 2])] == [7, 2]
+    assert d[numpy.array(4)] == 4 and d[kumo.array(6)] == 6
 
 
 # ---- TupleDataset -----------------------------------------------------------

@@ -4,11 +4,13 @@ import numpy
 
 
 def _is_index_list(index):
-    """A list or a 1-D integer array selects several examples at once."""
-    if isinstance(index, (list, numpy.ndarray)):
+    """A list or an integer array (not 0-d) selects several examples at once."""
+    if isinstance(index, list):
         return True
+    if isinstance(index, numpy.ndarray):
+        return index.ndim > 0
     import kumo
-    return isinstance(index, kumo.ndarray)
+    return isinstance(index, kumo.ndarray) and index.ndim > 0
 
 
 def _host_indices(index):
@@ -33,6 +35,8 @@ class DatasetMixin:
             if not isinstance(index, list):
                 index = _host_indices(index)
             return [self.get_example(i) for i in index]
+        if hasattr(index, "ndim") and index.ndim == 0:
+            index = int(index)  # a 0-d index array is one example
         return self.get_example(index)
 
     def __len__(self):
