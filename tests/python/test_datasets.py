@@ -315,3 +315,59 @@ def test_image_dataset_missing_file(image_dir):
     with pytest.raises(OSError):
         ds[0]
     assert os.path.isdir(root)
+
+
+@pytest.fixture
+def zipped(image_dir):
+    import zipfile
+    root, gray, rgb = image_dir
+    z1, z2 = root / "a.zip", root / "b.zip"
+    with zipfile.ZipFile(z1, "w") as z:
+        z.write(root / "g.png", "imgs/g.png")
+        z.writestr("imgs/", "")  # a folder entry is not an image
+    with zipfile.ZipFile(z2, "w") as z:
+        z.write(root / "c.png", "c.png")
+        z.write(root / "g.png", "g2.png")
+    return root, z1, z2, gray, rgb
+
+
+def test_zipped_image_dataset(zipped):
+    _, z1, z2, gray, rgb = zipped
+    ds = D.ZippedImageDataset(str(z2))
+    assert len(ds) == 2
+    numpy.testing.assert_array_equal(_np(ds[0]), rgb.transpose(2, 0, 1))
+    numpy.testing.assert_array_equal(_np(ds.get_example("g2.png"))[0], gray)
+    assert len(D.ZippedImageDataset(str(z1))) == 1
+
+
+def test_zipped_image_dataset_pickles(zipped):
+    import pickle
+    _, _, z2, _, rgb = zipped
+    ds = pickle.loads(pickle.dumps(D.ZippedImageDataset(str(z2), dtype=numpy.uint8)))
+    assert ds[0].dtype == numpy.uint8
+    numpy.testing.assert_array_equal(_np(ds[0]), rgb.transpose(2, 0, 1))
+
+
+def test_labeled_and_multi_zipped(zipped):
+    root, z1, z2, gray, rgb = zipped
+    labels = root / "labels.txt"
+    labels.write_text("g2.png 4\nc.png 9\n")
+    ds = D.LabeledZippedImageDataset(str(z2), str(labels))
+    img, t = ds[1]
+    assert int(t) == 9 and t.dtype == numpy.int32 and img.shape == (3, 3, 6)
+    multi = D.MultiZippedImageDataset([str(z1), str(z2)])
+    assert len(multi) == 3
+    numpy.testing.assert_array_equal(_np(multi[0])[0], gray)
+    numpy.testing.assert_array_equal(_np(multi[1]), rgb.transpose(2, 0, 1))
+    with pytest.raises(IndexError):
+        multi[3]
+
+
+def test_zipped_with_multiprocess_iterator(zipped):
+    from kumo.autograd import iterators
+    _, _, z2, gray, rgb = zipped
+    ds = D.ZippedImageDataset(str(z2))
+    with iterators.MultiprocessIterator(ds, 2, shuffle=False, n_processes=2) as it:
+        a, b = next(it)
+    numpy.testing.assert_array_equal(_np(a), rgb.transpose(2, 0, 1))
+    numpy.testing.assert_array_equal(_np(b)[0], gray)

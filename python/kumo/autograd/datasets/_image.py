@@ -1,6 +1,10 @@
 """Datasets of image files read with Pillow (optional) and scikit-learn's
 handwritten digits."""
+import bisect
+import io
 import os
+import threading
+import zipfile
 
 import numpy
 
@@ -63,14 +67,7 @@ class LabeledImageDataset(DatasetMixin):
     def __init__(self, pairs, root=".", dtype=None, label_dtype=numpy.int32):
         _check_pillow()
         if isinstance(pairs, str):
-            name = pairs
-            pairs = []
-            with open(name) as f:
-                for i, line in enumerate(f):
-                    fields = line.strip().split()
-                    if len(fields) != 2:
-                        raise ValueError("invalid format at line {} in file {}".format(i, name))
-                    pairs.append((fields[0], int(fields[1])))
+            pairs = _read_pairs(pairs)
         self._pairs = pairs
         self._root = root
         self._dtype = _image_dtype(dtype)
@@ -83,6 +80,92 @@ class LabeledImageDataset(DatasetMixin):
         path, label = self._pairs[i]
         image = _read_image(os.path.join(self._root, path), self._dtype)
         return image, kumo.asarray(numpy.array(label, dtype=self._label_dtype))
+
+
+def _read_pairs(name):
+    pairs = []
+    with open(name) as f:
+        for i, line in enumerate(f):
+            fields = line.strip().split()
+            if len(fields) != 2:
+                raise ValueError("invalid format at line {} in file {}".format(i, name))
+            pairs.append((fields[0], int(fields[1])))
+    return pairs
+
+
+class ZippedImageDataset(DatasetMixin):
+    """The images in a zip file (every member that is not a folder); an
+    example is read by index or by member name."""
+
+    def __init__(self, zipfilename, dtype=None):
+        _check_pillow()
+        self._zipfilename = zipfilename
+        self._zf = zipfile.ZipFile(zipfilename)
+        self._zf_pid = os.getpid()
+        self._dtype = _image_dtype(dtype)
+        self._paths = [x for x in self._zf.namelist() if not x.endswith("/")]
+        self._lock = threading.Lock()
+
+    def __len__(self):
+        return len(self._paths)
+
+    def __getstate__(self):
+        # An open ZipFile and a lock do not pickle: a worker process reopens.
+        state = self.__dict__.copy()
+        state["_zf"] = None
+        state["_lock"] = None
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__ = state
+        self._lock = threading.Lock()
+
+    def get_example(self, i_or_filename):
+        name = self._paths[i_or_filename] if isinstance(i_or_filename, (int, numpy.integer)) else i_or_filename
+        with self._lock:
+            # A forked child must not share the parent's file position.
+            if self._zf is None or self._zf_pid != os.getpid():
+                self._zf_pid = os.getpid()
+                self._zf = zipfile.ZipFile(self._zipfilename)
+            data = self._zf.read(name)
+        return _read_image(io.BytesIO(data), self._dtype)
+
+
+class LabeledZippedImageDataset(DatasetMixin):
+    """Pairs (image, label): images from a zip file, named with their labels
+    in the text file ``labelfilename`` (lines "member label")."""
+
+    def __init__(self, zipfilename, labelfilename, dtype=None, label_dtype=numpy.int32):
+        _check_pillow()
+        self._pairs = _read_pairs(labelfilename)
+        self._label_dtype = label_dtype
+        self._zipfile = ZippedImageDataset(zipfilename, dtype=dtype)
+
+    def __len__(self):
+        return len(self._pairs)
+
+    def get_example(self, i):
+        path, label = self._pairs[i]
+        return self._zipfile.get_example(path), kumo.asarray(numpy.array(label, dtype=self._label_dtype))
+
+
+class MultiZippedImageDataset(DatasetMixin):
+    """The images of several zip files one after the other."""
+
+    def __init__(self, zipfilenames, dtype=None):
+        self._zfs = [ZippedImageDataset(name, dtype) for name in zipfilenames]
+        self._starts = [0]
+        for zf in self._zfs:
+            self._starts.append(self._starts[-1] + len(zf))
+
+    def __len__(self):
+        return self._starts[-1]
+
+    def get_example(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError("dataset index out of range")
+        k = bisect.bisect(self._starts, i) - 1
+        return self._zfs[k].get_example(i - self._starts[k])
 
 
 def get_digits(withlabel=True, ndim=1, scale=1.0, dtype=None, label_dtype=numpy.int32, rgb_format=False):
