@@ -283,3 +283,34 @@ def test_worker_error_propagates():
     with pytest.raises(KeyError):
         next(it)
     it.finalize()
+
+
+def test_interpreter_exits_with_live_workers():
+    # Neither iterator is finalized: the workers must not keep the process alive.
+    import subprocess
+    import sys
+    code = ("from kumo.autograd import iterators as I\n"
+            "it = I.MultiprocessIterator(list(range(100)), 10, n_processes=2, n_prefetch=4)\n"
+            "next(it)\n"
+            "it2 = I.MultithreadIterator(list(range(100)), 10, n_threads=2)\n"
+            "next(it2)\n"
+            "print('ok')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "ok"
+
+
+def test_slow_dataset_warns_once():
+    import time
+
+    class Slow:
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, i):
+            time.sleep(0.8)
+            return i
+
+    with I.MultiprocessIterator(Slow(), 1, shuffle=False, n_processes=1, dataset_timeout=0.1) as it:
+        with pytest.warns(RuntimeWarning, match="dataset_timeout"):
+            assert next(it) == [0]
