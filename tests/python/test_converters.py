@@ -151,9 +151,10 @@ def test_bad_device_specifier(spec):
         to_device(spec, numpy.zeros(1))
 
 
+@pytest.mark.parametrize("make", [numpy.asarray, kumo.asarray])
 @pytest.mark.parametrize("spec", [0, "cuda", "cuda:0", "@cupy:0", kumo.Device("cuda", 0)])
-def test_cuda_device(spec):
-    batch = [(numpy.arange(3, dtype=numpy.float32) + i, numpy.int32(i)) for i in range(2)]
+def test_cuda_device(spec, make):
+    batch = [(make(numpy.arange(3, dtype=numpy.float32) + i), make(numpy.int32(i))) for i in range(2)]
     if not kumo.cuda.is_available():
         # No GPU: kumo's clear device error, not a crash.
         with pytest.raises(Exception, match="CUDA"):

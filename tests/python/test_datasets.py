@@ -371,3 +371,14 @@ def test_zipped_with_multiprocess_iterator(zipped):
         a, b = next(it)
     numpy.testing.assert_array_equal(_np(a), rgb.transpose(2, 0, 1))
     numpy.testing.assert_array_equal(_np(b)[0], gray)
+
+
+def test_without_pillow_image_datasets_raise_import_error(monkeypatch):
+    import sys
+    from kumo.autograd.datasets import _image
+    monkeypatch.setitem(sys.modules, "PIL", None)
+    monkeypatch.setattr(_image, "_pillow", {})
+    with pytest.raises(ImportError, match="Install Pillow"):
+        D.ImageDataset(["x.png"])
+    with pytest.raises(ImportError, match="Install Pillow"):
+        D.LabeledImageDataset([("x.png", 0)])

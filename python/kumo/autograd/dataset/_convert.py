@@ -76,7 +76,13 @@ def _send(x, device):
     if x is None:
         return None
     if isinstance(x, kumo.ndarray):
-        return x if x.device == device else x.to_device(device)
+        if x.device == device:
+            return x
+        if device.type == "cuda" and x.device == "cpu":
+            # Host batches (stacked from kumo host arrays) take the pinned path too.
+            _core.check_device(device.name)
+            return _pinned_to_cuda(kumo.asnumpy(x), device)
+        return x.to_device(device)
     if isinstance(x, (numpy.ndarray, numpy.generic)):
         a = numpy.asarray(x)
         if device.type == "cuda":

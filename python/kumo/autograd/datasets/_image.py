@@ -11,18 +11,20 @@ import numpy
 import kumo
 from kumo.autograd.dataset._mixin import DatasetMixin
 
-try:
-    from PIL import Image
-    _pillow_error = None
-except ImportError as e:  # Pillow is optional: only the image datasets need it
-    Image = None
-    _pillow_error = e
+_pillow = {}
 
 
 def _check_pillow():
-    if Image is None:
-        raise ImportError("PIL cannot be loaded. Install Pillow!\nThe actual import error is as follows:\n"
-                          + str(_pillow_error))
+    """Pillow's Image module, imported on first use (it is optional and only
+    the image datasets need it)."""
+    if "Image" not in _pillow:
+        try:
+            from PIL import Image
+        except ImportError as e:
+            raise ImportError("PIL cannot be loaded. Install Pillow!\nThe actual import error is as follows:\n"
+                              + str(e)) from e
+        _pillow["Image"] = Image
+    return _pillow["Image"]
 
 
 def _image_dtype(dtype):
@@ -31,7 +33,7 @@ def _image_dtype(dtype):
 
 def _read_image(path, dtype):
     """The image at ``path`` as a kumo array of shape (channels, height, width)."""
-    with Image.open(path) as f:
+    with _check_pillow().open(path) as f:
         image = numpy.asarray(f, dtype=dtype)
     if image.ndim == 2:
         image = image[..., None]
