@@ -1,0 +1,51 @@
+"""Moving values between kumo objects and what a file stores."""
+import numbers
+
+import numpy
+
+import kumo
+from kumo.autograd import Variable
+
+
+def to_host(value):
+    """A value as a file stores it: NumPy for arrays and Python scalars."""
+    if isinstance(value, Variable):
+        value = value.array
+    if isinstance(value, kumo.ndarray):
+        return kumo.asnumpy(value)
+    return numpy.asarray(value)
+
+
+def is_none(stored):
+    """Whether a stored value is Chainer's None marker (a 0-d object array holding None)."""
+    return isinstance(stored, numpy.ndarray) and stored.dtype == object and stored.shape == () and stored[()] is None
+
+
+def restore(stored, value, key):
+    """The loaded counterpart of ``value`` from ``stored``: copied into
+    ``value`` when it is an array, converted to its type when it is a Python
+    scalar or string, ``stored`` itself when ``value`` is None."""
+    if is_none(stored):
+        return None
+    if value is None:
+        return stored
+    target = value.array if isinstance(value, Variable) else value
+    if isinstance(target, kumo.ndarray):
+        data = kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else numpy.asarray(stored)
+        if data.shape != target.shape:
+            raise ValueError("cannot load %r: the file has shape %s, the target has shape %s"
+                             % (key, data.shape, target.shape))
+        target[...] = kumo.asarray(data.astype(target.dtype, copy=False), device=target.device)
+        return value
+    if isinstance(target, numpy.ndarray):
+        numpy.copyto(target, kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else stored)
+        return value
+    data = kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else numpy.asarray(stored)
+    kind = type(value)
+    # A number must fit the Python type it replaces (Chainer's rule): an
+    # integer into an int, anything real into a float, never float -> int.
+    if (issubclass(data.dtype.type, numpy.number) and isinstance(value, numbers.Number)
+            and not (issubclass(data.dtype.type, numpy.integer) and kind is int)
+            and not numpy.can_cast(data.dtype, kind, casting="safe")):
+        raise TypeError("cannot safely load %r of dtype %s into a %s" % (key, data.dtype, kind.__name__))
+    return kind(data[()] if data.shape == () else data)
