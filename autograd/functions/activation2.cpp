@@ -7,6 +7,7 @@
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/combine.h"
+#include "autograd/functions/fused.h"
 #include "autograd/functions/math.h"
 #include "autograd/functions/math2.h"
 #include "core/errors.h"
@@ -39,11 +40,74 @@ Variable channel_parameter(const Variable& x, const Variable& p, const char* fn)
   return reshape(p, s);
 }
 
+Variable constant(Array a) { return Variable(std::move(a), false); }
+
+// ---- the fused forms: one kernel forward, one kernel backward ----
+
+// a: alpha. The derivative below 0 is exp(x / alpha), from min(x, 0) in the
+// composed form so that the unused branch stays finite.
+const fused::UnaryActivation kCelu{
+    "CELU", "y = x >= (T)0 ? x : a * expm1(x / a)", false, "gx = v >= (T)0 ? gy : gy * exp(v / a)",
+    [](const Variable& x, const Variable& gy, double alpha, double) {
+      return where(kumo::greater_equal(x.array(), Scalar(0)), gy, gy * exp(minimum(x, constant_like(x, 0.0)) / alpha));
+    }};
+
+// erf/erfc for float and double, valid C++ and CUDA C++.
+const char kErfPreamble[] =
+    "KUMO_FN float kumo_ag_erfc(float x) { return ::erfcf(x); }\n"
+    "KUMO_FN double kumo_ag_erfc(double x) { return ::erfc(x); }\n";
+// x Phi(x) with Phi(x) = erfc(-x / sqrt(2)) / 2 (no cancellation for x << 0);
+// derivative Phi(x) + x phi(x).
+const fused::UnaryActivation kGelu{"GELU",
+                                   "y = x * (T)0.5 * kumo_ag_erfc(-x * (T)0.7071067811865476)",
+                                   false,
+                                   "gx = gy * ((T)0.5 * kumo_ag_erfc(-v * (T)0.7071067811865476) + "
+                                   "v * (T)0.3989422804014327 * exp((T)(-0.5) * v * v))",
+                                   [](const Variable& x, const Variable& gy, double, double) {
+                                     Variable cdf = (erf(x * 0.7071067811865476) + 1.0) * 0.5;
+                                     return gy * (cdf + x * exp(x * x * -0.5) * 0.3989422804014327);
+                                   },
+                                   kErfPreamble};
+// 0.5 x (1 + tanh(u)), u = sqrt(2 / pi) (x + 0.044715 x^3); derivative
+// 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2 / pi) (1 + 3 * 0.044715 x^2).
+const fused::UnaryActivation kGeluTanh{
+    "GELUTanh", "y = (T)0.5 * x * ((T)1 + tanh((T)0.7978845608028654 * (x + (T)0.044715 * x * x * x)))", false,
+    "T t = tanh((T)0.7978845608028654 * (v + (T)0.044715 * v * v * v)); "
+    "gx = gy * (T)0.5 * ((T)1 + t + v * ((T)1 - t * t) * (T)0.7978845608028654 * ((T)1 + (T)0.134145 * v * v))",
+    [](const Variable& x, const Variable& gy, double, double) {
+      Variable t = tanh((x + x * x * x * 0.044715) * 0.7978845608028654);
+      Variable inner = x * (1.0 - t * t) * (x * x * 0.134145 + 1.0) * 0.7978845608028654;
+      return gy * (t + 1.0 + inner) * 0.5;
+    }};
+
+// x >= 0 ? x : p x, p = W broadcast.
+const fused::ParameterActivation kPrelu{
+    "PReLU", "y = x >= (T)0 ? x : p * x", "gx = x >= (T)0 ? gy : gy * p; gp = x >= (T)0 ? (T)0 : gy * x",
+    [](const Variable& x, const Variable& w, const Variable& gy) -> std::vector<Variable> {
+      Array positive = kumo::greater_equal(x.array(), Scalar(0));
+      Variable below = constant(kumo::logical_not(positive).astype(x.dtype()));
+      return {where(positive, gy, gy * w), sum_to(gy * x * below, w.shape())};
+    }};
+
+// x sigmoid(p x); d/dx = s + p x s (1 - s), d/dp = x^2 s (1 - s).
+const fused::ParameterActivation kSwish{
+    "Swish", "y = x * ((T)0.5 + (T)0.5 * tanh((T)0.5 * p * x))",
+    "T s = (T)0.5 + (T)0.5 * tanh((T)0.5 * p * x); T d = s * ((T)1 - s); "
+    "gx = gy * (s + p * x * d); gp = gy * x * x * d",
+    [](const Variable& x, const Variable& p, const Variable& gy) -> std::vector<Variable> {
+      Variable s = sigmoid(p * x);
+      Variable d = s * (1.0 - s);
+      return {gy * (s + p * x * d), sum_to(gy * x * x * d, p.shape())};
+    }};
+
+bool fused_input(const Variable& x) { return fused::fused_dtype(x.dtype()); }
+
 }  // namespace
 
 Variable celu(const Variable& x, double alpha) {
   require_float(x, "celu");
   if (alpha == 0) throw ValueError("celu: alpha must not be 0");
+  if (fused_input(x)) return fused::apply_unary(kCelu, x, alpha);
   // expm1 of min(x, 0): the unused branch stays finite, so its zero gradient stays zero.
   Variable negative_part = expm1(minimum(x, constant_like(x, 0.0)) / alpha) * alpha;
   return where(kumo::greater_equal(x.array(), Scalar(0)), x, negative_part);
@@ -51,6 +115,7 @@ Variable celu(const Variable& x, double alpha) {
 
 Variable gelu(const Variable& x, bool approximate) {
   require_float(x, "gelu");
+  if (fused_input(x)) return fused::apply_unary(approximate ? kGeluTanh : kGelu, x);
   if (approximate) {
     // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
     Variable inner = (x + x * x * x * 0.044715) * 0.7978845608028654;
@@ -63,6 +128,7 @@ Variable prelu(const Variable& x, const Variable& W) {
   require_float(x, "prelu");
   require_float(W, "prelu");
   Variable w = channel_parameter(x, W, "prelu");
+  if (fused_input(x) && x.dtype() == W.dtype()) return fused::apply_parameter(kPrelu, x, w);
   return where(kumo::greater_equal(x.array(), Scalar(0)), x, x * w);
 }
 
@@ -96,7 +162,9 @@ Variable crelu(const Variable& x, int64_t axis) {
 Variable swish(const Variable& x, const Variable& beta) {
   require_float(x, "swish");
   require_float(beta, "swish");
-  return x * sigmoid(channel_parameter(x, beta, "swish") * x);
+  Variable b = channel_parameter(x, beta, "swish");
+  if (fused_input(x) && x.dtype() == beta.dtype()) return fused::apply_parameter(kSwish, x, b);
+  return x * sigmoid(b * x);
 }
 
 }  // namespace autograd

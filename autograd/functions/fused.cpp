@@ -1,0 +1,163 @@
+#include "autograd/functions/fused.h"
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "autograd/function_node.h"
+#include "autograd/mode.h"
+#include "kernels/elementwise.h"
+#include "routines/creation.h"
+#include "routines/reduction.h"
+
+namespace kumo {
+namespace autograd {
+namespace fused {
+namespace {
+
+// One key for all the strings a spec is made of ('\x1f' cannot occur in C++ source).
+std::string join_key(std::initializer_list<const std::string*> parts) {
+  std::string key;
+  for (const std::string* p : parts) {
+    key += *p;
+    key += '\x1f';
+  }
+  return key;
+}
+
+Variable constant(Array a) { return Variable(std::move(a), false); }
+
+class UnaryActivationNode : public FunctionNode {
+ public:
+  UnaryActivationNode(const UnaryActivation& rule, double a, double b) : rule_(rule), a_(a), b_(b) {}
+  std::string label() const override { return rule_.label; }
+  std::vector<Array> forward(const std::vector<Array>& x) override {
+    if (rule_.needs_output)
+      retain_outputs({0});
+    else
+      retain_inputs({0});
+    const auto& spec = elementwise(std::string("kumo_ag_") + rule_.label + "_fwd", "T x, T a, T b", "T y",
+                                   rule_.forward, rule_.preamble);
+    return call(spec, {x[0], scalar(a_, x[0]), scalar(b_, x[0])});
+  }
+  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
+    if (!gy[0].defined()) return {Variable()};
+    Variable v = rule_.needs_output ? get_retained_outputs()[0] : get_retained_inputs()[0];
+    if (!is_backprop_enabled() && applies({&v.array(), &gy[0].array()})) {
+      const auto& spec = elementwise(std::string("kumo_ag_") + rule_.label + "_grad", "T v, T gy, T a, T b", "T gx",
+                                     rule_.gradient, rule_.preamble);
+      const Array& va = v.array();
+      return {constant(call(spec, {va, gy[0].array(), scalar(a_, va), scalar(b_, va)})[0])};
+    }
+    return {rule_.composed(v, gy[0], a_, b_)};
+  }
+
+ private:
+  const UnaryActivation& rule_;
+  double a_, b_;
+};
+
+class ParameterActivationNode : public FunctionNode {
+ public:
+  explicit ParameterActivationNode(const ParameterActivation& rule) : rule_(rule) {}
+  std::string label() const override { return rule_.label; }
+  std::vector<Array> forward(const std::vector<Array>& in) override {
+    retain_inputs({0, 1});
+    const auto& spec =
+        elementwise(std::string("kumo_ag_") + rule_.label + "_fwd", "T x, T p", "T y", rule_.forward, rule_.preamble);
+    return call(spec, {in[0], in[1]});
+  }
+  std::vector<Variable> backward(const std::vector<size_t>& targets, const std::vector<Variable>& gy) override {
+    if (!gy[0].defined()) return std::vector<Variable>(targets.size());
+    std::vector<Variable> in = get_retained_inputs();
+    const Variable& x = in[0];
+    const Variable& p = in[1];
+    std::vector<Variable> g(2);
+    if (!is_backprop_enabled() && applies({&x.array(), &gy[0].array()}) && applies({&x.array(), &p.array()}, false)) {
+      const auto& spec = elementwise(std::string("kumo_ag_") + rule_.label + "_grad", "T x, T p, T gy", "T gx, T gp",
+                                     rule_.gradient, rule_.preamble);
+      std::vector<Array> r = call(spec, {x.array(), p.array(), gy[0].array()}, 2);
+      g[0] = constant(std::move(r[0]));
+      g[1] = constant(sum_to_shape(r[1], p.shape()));
+    } else {
+      g = rule_.composed(x, p, gy[0]);
+    }
+    std::vector<Variable> out;
+    for (size_t t : targets) out.push_back(g.at(t));
+    return out;
+  }
+
+ private:
+  const ParameterActivation& rule_;
+};
+
+}  // namespace
+
+bool fused_dtype(Dtype dtype) { return dtype == Dtype::kFloat32 || dtype == Dtype::kFloat64; }
+
+bool applies(std::initializer_list<const Array*> arrays, bool same_shape) {
+  const Array* first = nullptr;
+  for (const Array* a : arrays) {
+    if (!a->defined() || !fused_dtype(a->dtype())) return false;
+    if (first && (a->dtype() != first->dtype() || (same_shape && a->shape() != first->shape()))) return false;
+    if (!first) first = a;
+  }
+  return true;
+}
+
+const kernels::ElementwiseSpec& elementwise(const std::string& name, const std::string& in_params,
+                                            const std::string& out_params, const std::string& operation,
+                                            const std::string& preamble) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, std::shared_ptr<const kernels::ElementwiseSpec>> specs;
+  std::string key = join_key({&name, &in_params, &out_params, &operation, &preamble});
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = specs[key];
+  if (!slot) slot = kernels::ElementwiseSpec::create(name, in_params, out_params, operation, preamble);
+  return *slot;
+}
+
+const kernels::ReductionSpec& reduction(const std::string& name, const std::string& in_params,
+                                        const std::string& out_params, const std::string& map_expr,
+                                        const std::string& reduce_expr, const std::string& post_map_expr,
+                                        const std::string& identity, const std::string& reduce_type,
+                                        const std::string& preamble) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, std::shared_ptr<const kernels::ReductionSpec>> specs;
+  std::string key = join_key(
+      {&name, &in_params, &out_params, &map_expr, &reduce_expr, &post_map_expr, &identity, &reduce_type, &preamble});
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = specs[key];
+  if (!slot)
+    slot = kernels::ReductionSpec::create(name, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+                                          reduce_type, preamble);
+  return *slot;
+}
+
+Array scalar(double v, const Array& like) {
+  return kumo::full(Shape{}, Scalar(v), like.dtype(), Order::kC, like.device());
+}
+
+std::vector<Array> call(const kernels::ElementwiseSpec& spec, const std::vector<Array>& inputs, size_t n_outputs) {
+  return kernels::call_elementwise(spec, inputs, std::vector<Array>(n_outputs));
+}
+
+Array sum_to_shape(const Array& a, const Shape& shape) {
+  std::vector<int64_t> axes;
+  for (int i = 0; i < shape.size(); ++i)
+    if (shape[i] == 1 && a.shape()[i] != 1) axes.push_back(i);
+  if (axes.empty()) return a;
+  return kumo::sum(a, Axes(axes), ReduceOptions().keepdims(true));
+}
+
+Variable apply_unary(const UnaryActivation& rule, const Variable& x, double a, double b) {
+  return apply(std::make_shared<UnaryActivationNode>(rule, a, b), {x})[0];
+}
+
+Variable apply_parameter(const ParameterActivation& rule, const Variable& x, const Variable& p) {
+  return apply(std::make_shared<ParameterActivationNode>(rule), {x, p})[0];
+}
+
+}  // namespace fused
+}  // namespace autograd
+}  // namespace kumo
