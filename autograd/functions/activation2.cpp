@@ -26,9 +26,9 @@ void require_float(const Variable& x, const char* fn) {
 
 Variable constant_like(const Variable& x, double v) { return Variable(full_like(x.array(), Scalar(v)), false); }
 
-// A per-channel parameter p (shape x.shape[1:1 + p.ndim]) reshaped to
+// The shape a per-channel parameter p (shape x.shape[1:1 + p.ndim]) takes to
 // broadcast against x: (1, *p.shape, 1, ...).
-Variable channel_parameter(const Variable& x, const Variable& p, const char* fn) {
+Shape channel_shape(const Variable& x, const Variable& p, const char* fn) {
   bool ok = p.ndim() + 1 <= x.ndim();
   for (int i = 0; ok && i < p.ndim(); ++i) ok = p.shape()[i] == x.shape()[i + 1];
   if (!ok)
@@ -37,7 +37,7 @@ Variable channel_parameter(const Variable& x, const Variable& p, const char* fn)
   Shape s{1};
   for (int64_t d : p.shape()) s.push_back(d);
   while (static_cast<int>(s.size()) < x.ndim()) s.push_back(1);
-  return reshape(p, s);
+  return s;
 }
 
 Variable constant(Array a) { return Variable(std::move(a), false); }
@@ -127,8 +127,9 @@ Variable gelu(const Variable& x, bool approximate) {
 Variable prelu(const Variable& x, const Variable& W) {
   require_float(x, "prelu");
   require_float(W, "prelu");
-  Variable w = channel_parameter(x, W, "prelu");
-  if (fused_input(x) && x.dtype() == W.dtype()) return fused::apply_parameter(kPrelu, x, w);
+  Shape s = channel_shape(x, W, "prelu");
+  if (fused_input(x) && x.dtype() == W.dtype()) return fused::apply_parameter(kPrelu, x, W, s);
+  Variable w = reshape(W, s);
   return where(kumo::greater_equal(x.array(), Scalar(0)), x, x * w);
 }
 
@@ -162,8 +163,9 @@ Variable crelu(const Variable& x, int64_t axis) {
 Variable swish(const Variable& x, const Variable& beta) {
   require_float(x, "swish");
   require_float(beta, "swish");
-  Variable b = channel_parameter(x, beta, "swish");
-  if (fused_input(x) && x.dtype() == beta.dtype()) return fused::apply_parameter(kSwish, x, b);
+  Shape s = channel_shape(x, beta, "swish");
+  if (fused_input(x) && x.dtype() == beta.dtype()) return fused::apply_parameter(kSwish, x, beta, s);
+  Variable b = reshape(beta, s);
   return x * sigmoid(b * x);
 }
 

@@ -5,9 +5,11 @@
 #include <unordered_map>
 
 #include "autograd/function_node.h"
+#include "autograd/functions/array.h"
 #include "autograd/mode.h"
 #include "kernels/elementwise.h"
 #include "routines/creation.h"
+#include "routines/manipulation.h"
 #include "routines/reduction.h"
 
 namespace kumo {
@@ -59,13 +61,13 @@ class UnaryActivationNode : public FunctionNode {
 
 class ParameterActivationNode : public FunctionNode {
  public:
-  explicit ParameterActivationNode(const ParameterActivation& rule) : rule_(rule) {}
+  ParameterActivationNode(const ParameterActivation& rule, Shape p_shape) : rule_(rule), p_shape_(std::move(p_shape)) {}
   std::string label() const override { return rule_.label; }
   std::vector<Array> forward(const std::vector<Array>& in) override {
     retain_inputs({0, 1});
     const auto& spec =
         elementwise(std::string("kumo_ag_") + rule_.label + "_fwd", "T x, T p", "T y", rule_.forward, rule_.preamble);
-    return call(spec, {in[0], in[1]});
+    return call(spec, {in[0], kumo::reshape(in[1], p_shape_)});
   }
   std::vector<Variable> backward(const std::vector<size_t>& targets, const std::vector<Variable>& gy) override {
     if (!gy[0].defined()) return std::vector<Variable>(targets.size());
@@ -74,13 +76,15 @@ class ParameterActivationNode : public FunctionNode {
     const Variable& p = in[1];
     std::vector<Variable> g(2);
     if (!is_backprop_enabled() && applies({&x.array(), &gy[0].array()}) && applies({&x.array(), &p.array()}, false)) {
+      // reshapes are views here: no kernel, no node
       const auto& spec = elementwise(std::string("kumo_ag_") + rule_.label + "_grad", "T x, T p, T gy", "T gx, T gp",
                                      rule_.gradient, rule_.preamble);
-      std::vector<Array> r = call(spec, {x.array(), p.array(), gy[0].array()}, 2);
+      std::vector<Array> r = call(spec, {x.array(), kumo::reshape(p.array(), p_shape_), gy[0].array()}, 2);
       g[0] = constant(std::move(r[0]));
-      g[1] = constant(sum_to_shape(r[1], p.shape()));
+      g[1] = constant(kumo::reshape(sum_to_shape(r[1], p_shape_), p.shape()));
     } else {
-      g = rule_.composed(x, p, gy[0]);
+      g = rule_.composed(x, reshape(p, p_shape_), gy[0]);
+      g[1] = reshape(g[1], p.shape());
     }
     std::vector<Variable> out;
     for (size_t t : targets) out.push_back(g.at(t));
@@ -89,6 +93,7 @@ class ParameterActivationNode : public FunctionNode {
 
  private:
   const ParameterActivation& rule_;
+  Shape p_shape_;  // p reshaped to broadcast against x
 };
 
 }  // namespace
@@ -154,8 +159,9 @@ Variable apply_unary(const UnaryActivation& rule, const Variable& x, double a, d
   return apply(std::make_shared<UnaryActivationNode>(rule, a, b), {x})[0];
 }
 
-Variable apply_parameter(const ParameterActivation& rule, const Variable& x, const Variable& p) {
-  return apply(std::make_shared<ParameterActivationNode>(rule), {x, p})[0];
+Variable apply_parameter(const ParameterActivation& rule, const Variable& x, const Variable& p,
+                         const Shape& broadcast_shape) {
+  return apply(std::make_shared<ParameterActivationNode>(rule, broadcast_shape), {x, p})[0];
 }
 
 }  // namespace fused

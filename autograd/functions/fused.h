@@ -66,19 +66,21 @@ struct UnaryActivation {
 };
 Variable apply_unary(const UnaryActivation& rule, const Variable& x, double a = 0, double b = 0);
 
-// An activation of x and a parameter p broadcast to x's shape (p has x's ndim),
-// e.g. prelu's W or swish's beta. Its kernels: forward "T x, T p -> T y";
+// An activation of x and a parameter p (prelu's W, swish's beta) reshaped to
+// broadcast_shape (x's ndim, broadcasting against x) inside the node, so the
+// node is the only function forward and backward runs none. Its kernels: forward "T x, T p -> T y";
 // gradient "T x, T p, T gy -> T gx, T gp" with gp per element (summed to p's
 // shape afterwards).
 struct ParameterActivation {
   const char* label;
   const char* forward;
   const char* gradient;
-  // Differentiable gradients of x and of p (already summed to p's shape).
+  // Differentiable gradients of x and of p (p reshaped; gp summed to its shape).
   std::vector<Variable> (*composed)(const Variable& x, const Variable& p, const Variable& gy);
   const char* preamble = "";
 };
-Variable apply_parameter(const ParameterActivation& rule, const Variable& x, const Variable& p);
+Variable apply_parameter(const ParameterActivation& rule, const Variable& x, const Variable& p,
+                         const Shape& broadcast_shape);
 
 }  // namespace fused
 }  // namespace autograd
