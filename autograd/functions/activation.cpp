@@ -28,7 +28,7 @@ Variable constant_like(const Variable& x, double v) { return Variable(full_like(
 Variable mask(const Array& condition, const Variable& like) { return constant(condition.astype(like.dtype())); }
 
 // ---- the fused activations: one kernel forward, one kernel backward ----
-// Every sigmoid here is 1/2 + tanh(x/2)/2: no overflow for large |x|.
+// kag_* are fused.h's vectorizable exp, log, sigmoid (no overflow), log1p, expm1, -|x|.
 
 const fused::UnaryActivation kLeakyRelu{
     "LeakyReLU", "y = x >= (T)0 ? x : x * a", false, "gx = v >= (T)0 ? gy : gy * a",
@@ -42,22 +42,22 @@ Variable elu_gradient(const Variable& x, const Variable& gy, double alpha) {
   return where(kumo::greater_equal(x.array(), Scalar(0)), gy, gy * exp(minimum(x, constant_like(x, 0.0))) * alpha);
 }
 const fused::UnaryActivation kElu{
-    "ELU", "y = x >= (T)0 ? x : a * expm1(x)", false, "gx = v >= (T)0 ? gy : gy * a * exp(v)",
+    "ELU", "y = x >= (T)0 ? x : a * kag_expm1(x)", false, "gx = v >= (T)0 ? gy : gy * a * kag_exp(v)",
     [](const Variable& x, const Variable& gy, double alpha, double) { return elu_gradient(x, gy, alpha); }};
 // a: alpha, b: scale.
-const fused::UnaryActivation kSelu{"SELU", "y = b * (x >= (T)0 ? x : a * expm1(x))", false,
-                                   "gx = b * (v >= (T)0 ? gy : gy * a * exp(v))",
+const fused::UnaryActivation kSelu{"SELU", "y = b * (x >= (T)0 ? x : a * kag_expm1(x))", false,
+                                   "gx = b * (v >= (T)0 ? gy : gy * a * kag_exp(v))",
                                    [](const Variable& x, const Variable& gy, double alpha, double scale) {
                                      return elu_gradient(x, gy, alpha) * scale;
                                    }};
 // max(bx, 0) + log1p(exp(-|bx|)), over beta: exp never overflows. Its
 // derivative is sigmoid(beta x).
 const fused::UnaryActivation kSoftplus{
-    "Softplus", "T bx = a * x; y = ((bx > (T)0 ? bx : (T)0) + log1p(exp(-fabs(bx)))) / a", false,
-    "gx = gy * ((T)0.5 + (T)0.5 * tanh((T)0.5 * a * v))",
+    "Softplus", "T bx = a * x; y = ((bx > (T)0 ? bx : (T)0) + kag_log1p(kag_exp(kag_nabs(bx)))) / a", false,
+    "gx = gy * kag_sigmoid(a * v)",
     [](const Variable& x, const Variable& gy, double beta, double) { return gy * sigmoid(x * beta); }};
-const fused::UnaryActivation kSilu{"SiLU", "y = x * ((T)0.5 + (T)0.5 * tanh((T)0.5 * x))", false,
-                                   "T s = (T)0.5 + (T)0.5 * tanh((T)0.5 * v); gx = gy * s * ((T)1 + v * ((T)1 - s))",
+const fused::UnaryActivation kSilu{"SiLU", "y = x * kag_sigmoid(x)", false,
+                                   "T s = kag_sigmoid(v); gx = gy * s * ((T)1 + v * ((T)1 - s))",
                                    [](const Variable& x, const Variable& gy, double, double) {
                                      Variable s = sigmoid(x);
                                      return gy * s * (x * (1.0 - s) + 1.0);
@@ -89,7 +89,7 @@ Variable logsumexp_keepdims(const Variable& x, int64_t axis) {
 // sum(exp(x - m)) over `axis`, kept, in one reduction kernel (m broadcast).
 Array sum_exp_shifted(const Array& x, const Array& m, int axis) {
   const auto& spec =
-      fused::reduction("kumo_ag_sum_exp_shifted", "T x, T m", "T s", "exp(x - m)", "a + b", "s = a", "0", "T");
+      fused::reduction("kumo_ag_sum_exp_shifted", "T x, T m", "T s", "kag_exp(x - m)", "a + b", "s = a", "0", "T");
   return kernels::call_reduction(spec, {x, m}, {}, {axis}, false, true)[0];
 }
 
@@ -104,9 +104,9 @@ class Softmax : public FunctionNode {
     const Array& x = in[0];
     Array m = kumo::max(x, axis_, ReduceOptions().keepdims(true));
     Array s = sum_exp_shifted(x, m, axis_);
-    const auto& spec = log_
-                           ? fused::elementwise("kumo_ag_log_softmax_fwd", "T x, T m, T s", "T y", "y = x - m - log(s)")
-                           : fused::elementwise("kumo_ag_softmax_fwd", "T x, T m, T s", "T y", "y = exp(x - m) / s");
+    const auto& spec =
+        log_ ? fused::elementwise("kumo_ag_log_softmax_fwd", "T x, T m, T s", "T y", "y = x - m - kag_log(s)")
+             : fused::elementwise("kumo_ag_softmax_fwd", "T x, T m, T s", "T y", "y = kag_exp(x - m) / s");
     return fused::call(spec, {x, m, s});
   }
   std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
@@ -118,7 +118,7 @@ class Softmax : public FunctionNode {
       if (log_) {
         Array s = kumo::sum(g, axis_, ReduceOptions().keepdims(true));
         const auto& spec =
-            fused::elementwise("kumo_ag_log_softmax_grad", "T y, T gy, T s", "T gx", "gx = gy - exp(y) * s");
+            fused::elementwise("kumo_ag_log_softmax_grad", "T y, T gy, T s", "T gx", "gx = gy - kag_exp(y) * s");
         return {constant(fused::call(spec, {ya, g, s})[0])};
       }
       const auto& red =
@@ -147,7 +147,7 @@ class LogSumExp : public FunctionNode {
     retain_outputs({0});
     Array m = kumo::max(in[0], axis_, ReduceOptions().keepdims(true));
     Array s = sum_exp_shifted(in[0], m, axis_);
-    const auto& spec = fused::elementwise("kumo_ag_logsumexp_fwd", "T m, T s", "T y", "y = m + log(s)");
+    const auto& spec = fused::elementwise("kumo_ag_logsumexp_fwd", "T m, T s", "T y", "y = m + kag_log(s)");
     Array y = fused::call(spec, {m, s})[0];
     return {kumo::squeeze(y, {axis_})};
   }
@@ -156,7 +156,8 @@ class LogSumExp : public FunctionNode {
     Variable x = get_retained_inputs()[0];
     Variable y = get_retained_outputs()[0];
     if (!is_backprop_enabled() && fused::applies({&y.array(), &gy[0].array()}) && gy[0].dtype() == x.dtype()) {
-      const auto& spec = fused::elementwise("kumo_ag_logsumexp_grad", "T x, T y, T gy", "T gx", "gx = gy * exp(x - y)");
+      const auto& spec =
+          fused::elementwise("kumo_ag_logsumexp_grad", "T x, T y, T gy", "T gx", "gx = gy * kag_exp(x - y)");
       return {constant(fused::call(
           spec, {x.array(), kumo::expand_dims(y.array(), axis_), kumo::expand_dims(gy[0].array(), axis_)})[0])};
     }

@@ -47,7 +47,7 @@ Variable constant(Array a) { return Variable(std::move(a), false); }
 // a: alpha. The derivative below 0 is exp(x / alpha), from min(x, 0) in the
 // composed form so that the unused branch stays finite.
 const fused::UnaryActivation kCelu{
-    "CELU", "y = x >= (T)0 ? x : a * expm1(x / a)", false, "gx = v >= (T)0 ? gy : gy * exp(v / a)",
+    "CELU", "y = x >= (T)0 ? x : a * kag_expm1(x / a)", false, "gx = v >= (T)0 ? gy : gy * kag_exp(v / a)",
     [](const Variable& x, const Variable& gy, double alpha, double) {
       return where(kumo::greater_equal(x.array(), Scalar(0)), gy, gy * exp(minimum(x, constant_like(x, 0.0)) / alpha));
     }};
@@ -62,18 +62,20 @@ const fused::UnaryActivation kGelu{"GELU",
                                    "y = x * (T)0.5 * kumo_ag_erfc(-x * (T)0.7071067811865476)",
                                    false,
                                    "gx = gy * ((T)0.5 * kumo_ag_erfc(-v * (T)0.7071067811865476) + "
-                                   "v * (T)0.3989422804014327 * exp((T)(-0.5) * v * v))",
+                                   "v * (T)0.3989422804014327 * kag_exp((T)(-0.5) * v * v))",
                                    [](const Variable& x, const Variable& gy, double, double) {
                                      Variable cdf = (erf(x * 0.7071067811865476) + 1.0) * 0.5;
                                      return gy * (cdf + x * exp(x * x * -0.5) * 0.3989422804014327);
                                    },
                                    kErfPreamble};
-// 0.5 x (1 + tanh(u)), u = sqrt(2 / pi) (x + 0.044715 x^3); derivative
-// 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2 / pi) (1 + 3 * 0.044715 x^2).
+// 0.5 x (1 + tanh(u)) = x sigmoid(2u), u = sqrt(2 / pi) (x + 0.044715 x^3)
+// (the fused form: no tanh, no cancellation); derivative
+// s + x s (1 - s) 2 sqrt(2 / pi) (1 + 3 * 0.044715 x^2) with s = sigmoid(2u),
+// composed as 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2 / pi) (1 + 3 * 0.044715 x^2).
 const fused::UnaryActivation kGeluTanh{
-    "GELUTanh", "y = (T)0.5 * x * ((T)1 + tanh((T)0.7978845608028654 * (x + (T)0.044715 * x * x * x)))", false,
-    "T t = tanh((T)0.7978845608028654 * (v + (T)0.044715 * v * v * v)); "
-    "gx = gy * (T)0.5 * ((T)1 + t + v * ((T)1 - t * t) * (T)0.7978845608028654 * ((T)1 + (T)0.134145 * v * v))",
+    "GELUTanh", "y = x * kag_sigmoid((T)1.5957691216057308 * (x + (T)0.044715 * x * x * x))", false,
+    "T s = kag_sigmoid((T)1.5957691216057308 * (v + (T)0.044715 * v * v * v)); "
+    "gx = gy * (s + v * s * ((T)1 - s) * (T)1.5957691216057308 * ((T)1 + (T)0.134145 * v * v))",
     [](const Variable& x, const Variable& gy, double, double) {
       Variable t = tanh((x + x * x * x * 0.044715) * 0.7978845608028654);
       Variable inner = x * (1.0 - t * t) * (x * x * 0.134145 + 1.0) * 0.7978845608028654;
@@ -91,8 +93,8 @@ const fused::ParameterActivation kPrelu{
 
 // x sigmoid(p x); d/dx = s + p x s (1 - s), d/dp = x^2 s (1 - s).
 const fused::ParameterActivation kSwish{
-    "Swish", "y = x * ((T)0.5 + (T)0.5 * tanh((T)0.5 * p * x))",
-    "T s = (T)0.5 + (T)0.5 * tanh((T)0.5 * p * x); T d = s * ((T)1 - s); "
+    "Swish", "y = x * kag_sigmoid(p * x)",
+    "T s = kag_sigmoid(p * x); T d = s * ((T)1 - s); "
     "gx = gy * (s + p * x * d); gp = gy * x * x * d",
     [](const Variable& x, const Variable& p, const Variable& gy) -> std::vector<Variable> {
       Variable s = sigmoid(p * x);

@@ -29,6 +29,44 @@ std::string join_key(std::initializer_list<const std::string*> parts) {
 
 Variable constant(Array a) { return Variable(std::move(a), false); }
 
+// Put before every fused kernel (see fused.h). On the host, GCC may treat
+// comparisons as non-trapping, so the selects become blends and the loops
+// vectorize (as the exp and log ufuncs do); float32 exp and log are the
+// prelude's branch-free vexpf/vlogf there (libm's are calls that stop
+// vectorization). The derived functions are exact reformulations:
+// sigmoid from exp(-|x|) (no overflow), log1p and expm1 by Goldberg's and
+// Kahan's corrections of log(1 + e) and exp(x) - 1.
+const char kMathPreamble[] = R"(#if !defined(__CUDACC_RTC__) && defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-trapping-math")
+#endif
+KUMO_FN float kag_exp(float x) { return kumo::vexpf(x); }
+KUMO_FN double kag_exp(double x) { return ::exp(x); }
+KUMO_FN float kag_log(float x) { return kumo::vlogf(x); }
+KUMO_FN double kag_log(double x) { return kumo::vlog(x); }
+// -|x| as a select: the prelude's fabs stops vectorization.
+template <class T> KUMO_FN T kag_nabs(T x) { return x > (T)0 ? -x : x; }
+template <class T> KUMO_FN T kag_sigmoid(T x) {
+  const T e = kag_exp(kag_nabs(x));
+  const T r = (T)1 / ((T)1 + e);
+  return x >= (T)0 ? r : e * r;
+}
+template <class T> KUMO_FN T kag_log1p(T e) {
+  const T u = (T)1 + e;
+  const T d = u - (T)1;
+  const T r = kag_log(u) * (e / d);
+  return d == (T)0 ? e : r;
+}
+template <class T> KUMO_FN T kag_expm1(T x) {
+  const T u = kag_exp(x);
+  const T d = u - (T)1;
+  T r = d * (x / kag_log(u));
+  r = u == (T)1 ? x : r;
+  r = d == (T)(-1) ? (T)(-1) : r;
+  r = u > (T)1 && u - u != (T)0 ? u : r;
+  return x != x ? x : r;
+}
+)";
+
 class UnaryActivationNode : public FunctionNode {
  public:
   UnaryActivationNode(const UnaryActivation& rule, double a, double b) : rule_(rule), a_(a), b_(b) {}
@@ -118,7 +156,7 @@ const kernels::ElementwiseSpec& elementwise(const std::string& name, const std::
   std::string key = join_key({&name, &in_params, &out_params, &operation, &preamble});
   std::lock_guard<std::mutex> lock(mu);
   auto& slot = specs[key];
-  if (!slot) slot = kernels::ElementwiseSpec::create(name, in_params, out_params, operation, preamble);
+  if (!slot) slot = kernels::ElementwiseSpec::create(name, in_params, out_params, operation, kMathPreamble + preamble);
   return *slot;
 }
 
@@ -135,7 +173,7 @@ const kernels::ReductionSpec& reduction(const std::string& name, const std::stri
   auto& slot = specs[key];
   if (!slot)
     slot = kernels::ReductionSpec::create(name, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
-                                          reduce_type, preamble);
+                                          reduce_type, kMathPreamble + preamble);
   return *slot;
 }
 

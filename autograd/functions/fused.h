@@ -29,6 +29,10 @@ bool fused_dtype(Dtype dtype);
 // same_shape) of one shape.
 bool applies(std::initializer_list<const Array*> arrays, bool same_shape = true);
 
+// Operations may call kag_exp, kag_log, kag_sigmoid, kag_log1p, kag_expm1 and kag_nabs (-|x|)
+// (float and double; vectorizable float32 exp/log on the host, no overflow
+// in kag_sigmoid), defined in a preamble put before every fused kernel.
+//
 // The elementwise kernel for (name, params, operation, preamble), generated
 // once per process (thread-safe cache keyed by all of them). The reference
 // stays valid for the life of the process.

@@ -46,12 +46,13 @@ const UnaryRule kCos{"Cos", [](const Array& x) { return kumo::cos(x); }, UnaryRu
                      [](const Variable& x, const Variable& gy) { return neg(gy * sin(x)); }};
 const UnaryRule kTanh{"Tanh", [](const Array& x) { return kumo::tanh(x); }, UnaryRule::kOutput,
                       [](const Variable& y, const Variable& gy) { return gy * (1.0 - y * y); }, "gy * ((T)1 - v * v)"};
-// sigmoid(x) = (1 + tanh(x / 2)) / 2: no overflow for large |x|. One fused
-// kernel for float32/float64; other dtypes follow NumPy's promotion.
+// sigmoid(x) = (1 + tanh(x / 2)) / 2: no overflow for large |x|. For
+// float32/float64 one fused kernel (fused.h's kag_sigmoid: 1 / (1 + e) or
+// e / (1 + e) with e = exp(-|x|), vectorizable); other dtypes follow NumPy's
+// promotion.
 Array sigmoid_forward(const Array& x) {
   if (fused::fused_dtype(x.dtype())) {
-    const auto& spec =
-        fused::elementwise("kumo_ag_Sigmoid_fwd", "T x", "T y", "y = (T)0.5 + (T)0.5 * tanh((T)0.5 * x)");
+    const auto& spec = fused::elementwise("kumo_ag_Sigmoid_fwd", "T x", "T y", "y = kag_sigmoid(x)");
     return fused::call(spec, {x})[0];
   }
   return kumo::add(kumo::multiply(kumo::tanh(kumo::multiply(x, 0.5)), 0.5), 0.5);
