@@ -33,3 +33,4 @@
 #include "autograd/functions/rnn.h"
 #include "autograd/functions/convolution.h"
 #include "autograd/functions/pooling.h"
+#include "autograd/functions/fused.h"

@@ -1,14 +1,12 @@
 #include "autograd/functions/math.h"
 
 #include <memory>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 
 #include "autograd/function_node.h"
 #include "autograd/functions/basic_math.h"
+#include "autograd/functions/fused.h"
 #include "autograd/mode.h"
-#include "kernels/elementwise.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"
 
@@ -48,11 +46,20 @@ const UnaryRule kCos{"Cos", [](const Array& x) { return kumo::cos(x); }, UnaryRu
                      [](const Variable& x, const Variable& gy) { return neg(gy * sin(x)); }};
 const UnaryRule kTanh{"Tanh", [](const Array& x) { return kumo::tanh(x); }, UnaryRule::kOutput,
                       [](const Variable& y, const Variable& gy) { return gy * (1.0 - y * y); }, "gy * ((T)1 - v * v)"};
-// sigmoid(x) = (1 + tanh(x / 2)) / 2: no overflow for large |x|.
-const UnaryRule kSigmoid{
-    "Sigmoid", [](const Array& x) { return kumo::add(kumo::multiply(kumo::tanh(kumo::multiply(x, 0.5)), 0.5), 0.5); },
-    UnaryRule::kOutput, [](const Variable& y, const Variable& gy) { return gy * y * (1.0 - y); },
-    "gy * v * ((T)1 - v)"};
+// sigmoid(x) = (1 + tanh(x / 2)) / 2: no overflow for large |x|. For
+// float32/float64 one fused kernel (fused.h's kag_sigmoid: 1 / (1 + e) or
+// e / (1 + e) with e = exp(-|x|), vectorizable); other dtypes follow NumPy's
+// promotion.
+Array sigmoid_forward(const Array& x) {
+  if (fused::fused_dtype(x.dtype())) {
+    const auto& spec = fused::elementwise("kumo_ag_Sigmoid_fwd", "T x", "T y", "y = kag_sigmoid(x)");
+    return fused::call(spec, {x})[0];
+  }
+  return kumo::add(kumo::multiply(kumo::tanh(kumo::multiply(x, 0.5)), 0.5), 0.5);
+}
+const UnaryRule kSigmoid{"Sigmoid", sigmoid_forward, UnaryRule::kOutput,
+                         [](const Variable& y, const Variable& gy) { return gy * y * (1.0 - y); },
+                         "gy * v * ((T)1 - v)"};
 const UnaryRule kRelu{"ReLU", [](const Array& x) { return kumo::maximum(x, Scalar(0)); }, UnaryRule::kOutput,
                       [](const Variable& y, const Variable& gy) {
                         return gy * constant(kumo::greater(y.array(), Scalar(0)).astype(y.dtype()));
@@ -100,19 +107,9 @@ bool fusable(const Array& v, const Array& gy) {
 }
 
 Array fused_gradient(const UnaryRule& rule, const Array& v, const Array& gy) {
-  static std::mutex mu;
-  static std::unordered_map<const UnaryRule*, std::shared_ptr<const kernels::ElementwiseSpec>> specs;
-  std::shared_ptr<const kernels::ElementwiseSpec> spec;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    auto& slot = specs[&rule];
-    if (!slot) {
-      slot = kernels::ElementwiseSpec::create(std::string("kumo_ag_") + rule.label + "_grad", "T v, T gy", "T gx",
-                                              std::string("gx = ") + rule.fused);
-    }
-    spec = slot;
-  }
-  return kernels::call_elementwise(*spec, {v, gy}, {Array()})[0];
+  const auto& spec = fused::elementwise(std::string("kumo_ag_") + rule.label + "_grad", "T v, T gy", "T gx",
+                                        std::string("gx = ") + rule.fused);
+  return fused::call(spec, {v, gy})[0];
 }
 
 class UnaryFunction : public FunctionNode {
