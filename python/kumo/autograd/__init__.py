@@ -86,3 +86,8 @@ __all__ = ["Variable", "FunctionNode", "grad", "no_backprop_mode", "force_backpr
 from kumo.autograd._config import config, using_config  # noqa: E402
 
 __all__ += ["config", "using_config"]
+
+# Links, initializers and the reporter (Chainer's chainer.links, chainer.initializers, chainer.reporter).
+from kumo.autograd import initializers, links, reporter  # noqa: E402,F401
+from kumo.autograd.links import Chain, ChainList, Link, Parameter, Sequential  # noqa: E402,F401
+from kumo.autograd.reporter import Reporter, report, report_scope  # noqa: E402,F401
