@@ -913,3 +913,38 @@ def test_warnings_clean():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         L.Linear(2, 3).count_params()
+
+
+def test_pickle_round_trip():
+    import pickle
+
+    kumo.random.seed(0)
+    c = _tree()
+    c.a.W.cleargrad()
+    d = pickle.loads(pickle.dumps(c))
+    assert [n for n, _ in d.namedparams()] == [n for n, _ in c.namedparams()]
+    numpy.testing.assert_array_equal(_np(d.b.W), _np(c.b.W))
+    assert d.a.W.grad is None and numpy.isnan(_np(d.b.W.grad)).all()
+    lazy = pickle.loads(pickle.dumps(L.Linear(3)))
+    assert not lazy.W.is_initialized
+    lazy(kumo.ones((1, 2), dtype=numpy.float32))
+    assert lazy.W.shape == (3, 2)
+
+
+def test_deepcopy_batch_normalization_copies_statistics():
+    bn = L.BatchNormalization(3)
+    d = bn.copy("copy")
+    assert d.avg_mean is not bn.avg_mean
+    bn.avg_mean[...] = 5
+    assert (_np(d.avg_mean) == 0).all()
+
+
+def test_str():
+    assert str(L.Linear(2, 3)) == "Linear(in_size=2, out_size=3, nobias=False)"
+    c = Chain()
+    with c.init_scope():
+        c.l1 = L.Linear(2, 3, nobias=True)
+        c.sub = ChainList(L.Linear(3, 1))
+    assert str(c) == ("Chain(\n  (l1): Linear(in_size=2, out_size=3, nobias=True),\n  (sub): ChainList(\n"
+                      "    (0): Linear(in_size=3, out_size=1, nobias=False),\n  ),\n)")
+    assert str(Link()) == "Link()"

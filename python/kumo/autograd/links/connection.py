@@ -61,6 +61,10 @@ class Linear(Link):
     def _initialize_params(self, in_size):
         self.W.initialize((self.out_size, in_size))
 
+    @property
+    def printable_specs(self):
+        yield from (("in_size", self.in_size), ("out_size", self.out_size), ("nobias", self.b is None))
+
     @classmethod
     def from_params(cls, W, b=None, nobias=False):
         """A Linear whose W (and b) are copies of the given arrays."""
@@ -166,6 +170,12 @@ class Convolution2D(Link):
         kh, kw = _pair(self.ksize)
         _check_groups(self.out_channels, in_channels, self.groups)
         self.W.initialize((self.out_channels, in_channels // self.groups, kh, kw))
+
+    @property
+    def printable_specs(self):
+        yield from (("in_channels", self.in_channels), ("out_channels", self.out_channels), ("ksize", self.ksize),
+                    ("stride", self.stride), ("pad", self.pad), ("nobias", self.b is None), ("dilate", self.dilate),
+                    ("groups", self.groups))
 
     def forward(self, x):
         if not self.W.is_initialized:

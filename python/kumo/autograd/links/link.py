@@ -223,9 +223,8 @@ class Parameter(_Variable):
         """Moves the array and gradient to ``device`` ('cpu', 'cuda', 'cuda:N',
         a kumo.Device or Chainer's '@numpy' / '@cupy:N')."""
         name = _device_name(device)
-        if name != "cpu":
-            kumo.Device(name).use()  # raises kumo's error where CUDA is unavailable
-            kumo.Device("cpu").use()
+        with kumo.Device(name):  # raises kumo's error where the device is unavailable
+            pass
         self._initial_device = name
         if self._initialized:
             grad = self.grad
@@ -258,6 +257,15 @@ class Parameter(_Variable):
             new.grad = self.grad.copy()
         return new
 
+    def __reduce__(self):
+        # Pickles through NumPy arrays (the C++ variable itself is not
+        # picklable); the gradient and the update rule come along.
+        def host(a):
+            return None if a is None else kumo.asnumpy(a)
+
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_initialized", "_initial_device")}
+        return _recover_parameter, (host(self.array), self.name, host(self.grad), self._initial_device, state)
+
     def __copy__(self):
         # Shares the array (in-place updates show in both), not the gradient.
         return self._clone(False)
@@ -271,6 +279,22 @@ class Parameter(_Variable):
         if not self._initialized:
             return "variable %s(None)" % (self.name or "")
         return _Variable.__repr__(self)
+
+
+def _recover_parameter(data, name, grad, device, state):
+    p = Parameter.__new__(Parameter)
+    if data is None:
+        _Variable.__init__(p, _placeholder(), requires_grad=True, name=name)
+        p._initialized = False
+    else:
+        with kumo.Device(device):
+            _Variable.__init__(p, kumo.asarray(data), requires_grad=True, name=name)
+            p._initialized = True
+            if grad is not None:
+                p.grad = kumo.asarray(grad)
+    p._initial_device = device
+    p.__dict__.update(state)
+    return p
 
 
 def _is_array(x):
@@ -337,8 +361,14 @@ class Link:
         self._persistent.discard(name)
         object.__delattr__(self, name)
 
+    @property
+    def printable_specs(self):
+        """(name, value) pairs that str(link) shows; links override it."""
+        return iter(())
+
     def __str__(self):
-        return "%s()" % type(self).__name__
+        specs = ", ".join("{}={}".format(k, v) for k, v in self.printable_specs)
+        return "{}({})".format(type(self).__name__, specs)
 
     def add_param(self, name, shape=None, dtype=numpy.float32, initializer=None):
         """Registers a Parameter ``name`` (uninitialized without ``shape``;
@@ -558,6 +588,16 @@ class Link:
                                                               else device))
 
 
+def _tree_str(link, named_children):
+    """'Cls(\n  (name): child,\n ...)' with nested children indented."""
+    lines = []
+    for name, child in named_children:
+        for line in "({}): {},".format(name, child).splitlines():
+            lines.append("  " + line + "\n")
+    body = "".join(lines)
+    return "{}({})".format(type(link).__name__, "\n" + body if body else "")
+
+
 class Chain(Link):
     """A link whose child links are attributes registered in
     ``init_scope`` (or with ``add_link``)."""
@@ -570,6 +610,9 @@ class Chain(Link):
 
     def __getitem__(self, name):
         return getattr(self, name)
+
+    def __str__(self):
+        return _tree_str(self, ((child.name, child) for child in self.children()))
 
     def __setattr__(self, name, value):
         if self.within_init_scope and isinstance(value, Link):
@@ -684,6 +727,9 @@ class ChainList(Link):
 
     def __getitem__(self, index):
         return self._children[index]
+
+    def __str__(self):
+        return _tree_str(self, ((str(i), child) for i, child in enumerate(self._children)))
 
     def __delitem__(self, index):
         del self._children[index]

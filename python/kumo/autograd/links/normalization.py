@@ -73,6 +73,14 @@ class BatchNormalization(Link):
         if self.beta is not None:
             self.beta.initialize(shape)
 
+    @property
+    def printable_specs(self):
+        if self.avg_mean is None:
+            return
+        yield from (("size", self.avg_mean.shape[0]), ("decay", self.decay), ("eps", self.eps),
+                    ("dtype", self.avg_mean.dtype), ("use_gamma", self.gamma is not None),
+                    ("use_beta", self.beta is not None))
+
     def _init_array(self, init, default, shape):
         init = initializers._get_initializer(default if init is None else init)
         return initializers.generate_array(init, shape, dtype=self._highprec_dtype, device=self.device)
