@@ -136,18 +136,24 @@ def test_parameter_copydata_and_addgrad():
 
 
 # ------------------------------------------------------------ the Figure 2 code
-class Linear(Link):
+# The seed paper's Figure 2 with kumo's imports; Chainer 7 (and kumo) need
+# the super().__init__() calls the figure leaves out.
+from kumo.autograd import Chain as _Chain, Link as _Link, Parameter as _Parameter  # noqa: E402
+from kumo.autograd.functions import relu  # noqa: E402
+
+
+class Linear(_Link):
     def __init__(self, n_in, n_out):
         super().__init__()
         with self.init_scope():
-            self.W = Parameter(HeNormal(), (n_out, n_in))
-            self.b = Parameter(0, (n_out,))
+            self.W = _Parameter(HeNormal(), (n_out, n_in))
+            self.b = _Parameter(0, (n_out,))
 
     def forward(self, x):
         return x @ self.W.T + self.b
 
 
-class MultiLayerPerceptron(Chain):
+class MultiLayerPerceptron(_Chain):
     def __init__(self, n_in, n_hid, n_out):
         super().__init__()
         with self.init_scope():
@@ -155,7 +161,7 @@ class MultiLayerPerceptron(Chain):
             self.l2 = Linear(n_hid, n_out)
 
     def forward(self, x):
-        h = F.relu(self.l1(x))
+        h = relu(self.l1(x))
         return self.l2(h)
 
 
@@ -948,3 +954,45 @@ def test_str():
     assert str(c) == ("Chain(\n  (l1): Linear(in_size=2, out_size=3, nobias=True),\n  (sub): ChainList(\n"
                       "    (0): Linear(in_size=3, out_size=1, nobias=False),\n  ),\n)")
     assert str(Link()) == "Link()"
+
+
+LINK_CASES = [
+    (lambda: L.Linear(3, 4), (2, 3)),
+    (lambda: L.Linear(None, 4), (2, 3, 2)),
+    (lambda: L.Convolution2D(2, 3, 3, pad=1), (2, 2, 4, 4)),
+    (lambda: L.Convolution1D(2, 3, 2), (2, 2, 5)),
+    (lambda: L.Deconvolution2D(2, 3, 2, stride=2), (1, 2, 3, 3)),
+    (lambda: L.DepthwiseConvolution2D(2, 2, 3), (1, 2, 4, 4)),
+    (lambda: L.DilatedConvolution2D(2, 2, 3, dilate=2), (1, 2, 6, 6)),
+    (lambda: L.BatchNormalization(3), (4, 3)),
+    (lambda: L.LayerNormalization(), (4, 5)),
+    (lambda: L.GroupNormalization(2), (3, 4, 2)),
+    (lambda: L.Maxout(3, 2, 2), (4, 3)),
+    (lambda: L.PReLU(), (4, 3)),
+    (lambda: L.Highway(3), (4, 3)),
+    (lambda: L.LSTM(3, 2), (4, 3)),
+    (lambda: Sequential(L.Linear(3, 3), F.tanh, L.Linear(3, 1)), (2, 3)),
+]
+
+
+@pytest.mark.parametrize("make, shape", LINK_CASES)
+def test_backward_reaches_every_parameter(make, shape):
+    link = make()
+    if isinstance(link, L.LSTM):
+        link(kumo.asarray(_rand(*shape, seed=1)))  # the lateral weight acts from the second step on
+    link.cleargrads()
+    F.sum(F.square(link(kumo.asarray(_rand(*shape))))).backward()
+    for name, p in link.namedparams():
+        assert p.grad is not None and p.grad.shape == p.shape, name
+        assert numpy.isfinite(_np(p.grad)).all(), name
+
+
+def test_linear_gradient_check():
+    from kumo.autograd import gradient_check
+
+    link = L.Linear(3, 2, initialW=initializers.Normal(1.0, dtype=numpy.float64),
+                    initial_bias=initializers.Zero(dtype=numpy.float64))
+    x = _rand(4, 3, dtype=numpy.float64)
+    gy = _rand(4, 2, seed=1, dtype=numpy.float64)
+    gradient_check.check_backward(link, kumo.asarray(x), kumo.asarray(gy), params=(link.W, link.b), atol=1e-4,
+                                  rtol=1e-4)

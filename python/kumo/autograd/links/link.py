@@ -565,6 +565,8 @@ class Link:
         """Moves every parameter and persistent array of the hierarchy to
         ``device`` ('cpu', 'cuda', 'cuda:N', a kumo.Device); returns self."""
         name = _device_name(device)
+        with kumo.Device(name):  # kumo's error before anything moves where the device is unavailable
+            pass
         for link in self.links():
             link._to_device_local(name)
         return self
