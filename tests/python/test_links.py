@@ -208,8 +208,11 @@ def test_add_param_and_persistent():
 
 
 def test_link_kwargs_params():
-    link = Link(x=(2, 3), y=None)
-    assert link.x.shape == (2, 3) and not link.y.is_initialized
+    link = Link(x=(2, 3), y=None, z=5, w=((2,), numpy.float64), v=(4, numpy.float16))
+    assert link.x.shape == (2, 3) and link.x.dtype == numpy.float32 and not link.y.is_initialized
+    assert link.z.shape == (5,) and link.w.dtype == numpy.float64 and link.v.shape == (4,)
+    assert link.v.dtype == numpy.float16
+    assert not hasattr(link.y, "shape")
 
 
 def test_delattr_unregisters():
@@ -996,3 +999,26 @@ def test_linear_gradient_check():
     gy = _rand(4, 2, seed=1, dtype=numpy.float64)
     gradient_check.check_backward(link, kumo.asarray(x), kumo.asarray(gy), params=(link.W, link.b), atol=1e-4,
                                   rtol=1e-4)
+
+
+def test_n_step_with_initial_state_in_any_order():
+    link = L.NStepRNNTanh(1, 2, 3, 0.0)
+    xs = [_rand(2, 2), _rand(4, 2, seed=1), _rand(1, 2, seed=2)]
+    hx = _rand(1, 3, 3, seed=3)
+    hy, ys = link(kumo.asarray(hx), [kumo.asarray(x) for x in xs])
+    w0, w1, b0, b1 = (_np(p) for p in (link[0].w0, link[0].w1, link[0].b0, link[0].b1))
+    for k, x in enumerate(xs):
+        h = hx[0, k]
+        for t in range(len(x)):
+            h = numpy.tanh(x[t] @ w0.T + b0 + h @ w1.T + b1)
+        _close(ys[k][-1], h, 1e-4, 1e-4)
+        _close(hy[0, k], h, 1e-4, 1e-4)
+
+
+def test_n_step_dropout_only_in_train_mode():
+    link = L.NStepLSTM(2, 3, 4, 0.9)
+    xs = [kumo.asarray(_rand(3, 3))]
+    with using_config("train", False):
+        a = _np(link(None, None, xs)[2][0])
+        b = _np(link(None, None, xs)[2][0])
+    numpy.testing.assert_array_equal(a, b)

@@ -129,7 +129,9 @@ class Parameter(_Variable):
     @property
     def shape(self):
         if not self._initialized:
-            raise RuntimeError("the parameter is uninitialized: its shape is not known yet")
+            # AttributeError as in Chainer (whose array is None then), so
+            # hasattr(param, "shape") stays usable.
+            raise AttributeError("the parameter is uninitialized: its shape is not known yet")
         return _Variable.shape.__get__(self)
 
     @property
@@ -301,6 +303,12 @@ def _is_array(x):
     return isinstance(x, (kumo.ndarray, numpy.ndarray))
 
 
+def _is_shape(value):
+    if value is None or isinstance(value, (int, numpy.integer)):
+        return True
+    return isinstance(value, (tuple, list)) and all(isinstance(v, (int, numpy.integer)) for v in value)
+
+
 class Link:
     """A block of parameters and persistent values with a ``forward``.
 
@@ -317,11 +325,9 @@ class Link:
         self.name = None
         self._device = "cpu"
         for name, value in params.items():
-            if isinstance(value, tuple) and len(value) == 2 and not isinstance(value[0], int) and value[0] is not None \
-                    and isinstance(value[0], (tuple, list)):
-                shape, dtype = value
-            else:
-                shape, dtype = value, numpy.float32
+            # A shape (None, an int or ints) means float32; anything else is
+            # a (shape, dtype) pair.
+            shape, dtype = (value, numpy.float32) if _is_shape(value) else value
             self.add_param(name, shape, dtype=dtype)
 
     def _check_init_done(self):
