@@ -75,7 +75,7 @@ class Parameter(_Variable):
         self._initial_device = "cpu"
         self._grad_initializer = None
         if shape is None and isinstance(initializer, (kumo.ndarray, numpy.ndarray)):
-            data = kumo.asarray(initializer)
+            data = initializer if isinstance(initializer, kumo.ndarray) else kumo.asarray(initializer, device="cpu")
             super().__init__(data, requires_grad=True, name=name)
             self._initialized = True
             self._initial_device = str(data.device)
@@ -86,7 +86,8 @@ class Parameter(_Variable):
         else:
             if isinstance(initializer, (kumo.ndarray, numpy.ndarray)):
                 initializer = initializers.Constant(initializer)
-            data = initializers.generate_array(initializer, shape)
+            # Created on the host, as Chainer creates parameters; to_device moves them.
+            data = initializers.generate_array(initializer, shape, device="cpu")
             super().__init__(data, requires_grad=True, name=name)
             self._initialized = True
             self.grad = kumo.full_like(data, numpy.nan)
@@ -103,7 +104,9 @@ class Parameter(_Variable):
     def array(self, value):
         if value is None:
             raise TypeError("Parameter.array cannot be set to None")
-        value = value if isinstance(value, kumo.ndarray) else kumo.asarray(value)
+        if not isinstance(value, kumo.ndarray):
+            value = kumo.asarray(value, device=self._initial_device if not self._initialized else
+                                 str(_variable_array.__get__(self).device))
         if self._initialized and tuple(value.shape) == tuple(self.shape) and value.dtype == self.dtype:
             _variable_array.__set__(self, value)
         else:
