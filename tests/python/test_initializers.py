@@ -231,3 +231,16 @@ def test_fills_views_in_place():
     expected = numpy.zeros((4, 6), numpy.float32)
     expected[1:3, ::2] = 1
     numpy.testing.assert_array_equal(kumo.asnumpy(a), expected)
+
+
+def test_orthogonal_with_rng_is_the_sign_fixed_q_factor():
+    out = _fill(I.Orthogonal(0.5, rng=numpy.random.RandomState(4)), (3, 5), numpy.float64)
+    a = numpy.random.RandomState(4).normal(size=(3, 5)).T  # more inputs than outputs: transposed
+    q, r = numpy.linalg.qr(a)
+    numpy.testing.assert_allclose(out, (q * numpy.copysign(0.5, numpy.diag(r))).T, atol=1e-12)
+
+
+def test_initializers_fill_float16_through_float64_draws():
+    out = _fill(I.Uniform(1.0, rng=numpy.random.RandomState(0)), (4, 4), numpy.float16)
+    expected = numpy.random.RandomState(0).uniform(-1.0, 1.0, (4, 4)).astype(numpy.float16)
+    numpy.testing.assert_array_equal(out, expected)

@@ -1022,3 +1022,14 @@ def test_n_step_dropout_only_in_train_mode():
         a = _np(link(None, None, xs)[2][0])
         b = _np(link(None, None, xs)[2][0])
     numpy.testing.assert_array_equal(a, b)
+
+
+def test_sequential_with_functions_copies():
+    seq = Sequential(L.Linear(2, 3), F.relu, L.Linear(3, 1))
+    for mode in ("share", "copy", "init"):
+        c = seq.copy(mode)
+        assert c[1] is F.relu and [n for n, _ in c.namedparams()] == ["/0/W", "/0/b", "/1/W", "/1/b"]
+    rep = seq.repeat(2)
+    assert len(rep) == 2 and len(rep[0]) == 3
+    x = kumo.asarray(_rand(4, 2))
+    assert rep[0](x).shape == (4, 1) and rep[0][0].W is not seq[0].W
