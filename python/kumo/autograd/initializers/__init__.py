@@ -34,9 +34,7 @@ def _check_dtype(init, array):
 def _assign(array, values):
     """array[...] = values on array's device, cast to its dtype."""
     if isinstance(array, kumo.ndarray):
-        if not isinstance(values, kumo.ndarray) or str(values.device) != str(array.device):
-            with _device_of(array):
-                values = kumo.asarray(kumo.asnumpy(values) if isinstance(values, kumo.ndarray) else values)
+        values = kumo.asarray(values, device=str(array.device))  # copies only across devices
         array[...] = values.astype(array.dtype, copy=False)
     else:
         array[...] = numpy.asarray(kumo.asnumpy(values) if isinstance(values, kumo.ndarray) else values,

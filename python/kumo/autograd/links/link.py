@@ -48,10 +48,7 @@ def _send(array, device_name):
     """array on the named device (itself when it is there already)."""
     if array is None or not isinstance(array, (kumo.ndarray, numpy.ndarray)):
         return array
-    if isinstance(array, kumo.ndarray) and str(array.device) == device_name:
-        return array
-    with kumo.Device(device_name):
-        return kumo.asarray(kumo.asnumpy(array) if str(getattr(array, "device", "cpu")) != "cpu" else array)
+    return kumo.asarray(array, device=device_name)  # copies only across devices
 
 
 class Parameter(_Variable):
