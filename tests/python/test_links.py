@@ -1033,3 +1033,22 @@ def test_sequential_with_functions_copies():
     assert len(rep) == 2 and len(rep[0]) == 3
     x = kumo.asarray(_rand(4, 2))
     assert rep[0](x).shape == (4, 1) and rep[0][0].W is not seq[0].W
+
+
+def test_from_params():
+    w = _rand(4, 3, 2, 2)
+    conv = L.Convolution2D.from_params(w, numpy.zeros(4, numpy.float32), pad=1)
+    assert conv.W.shape == (4, 3, 2, 2) and conv.pad == (1, 1)
+    numpy.testing.assert_array_equal(_np(conv.W), w)
+    grouped = L.Convolution2D.from_params(_rand(6, 1, 2, 2), groups=3, nobias=True)
+    assert grouped.W.shape == (6, 1, 2, 2) and grouped.groups == 3 and grouped.b is None
+    assert grouped(kumo.asarray(_rand(1, 3, 3, 3))).shape == (1, 6, 2, 2)
+    nd = L.ConvolutionND.from_params(_rand(2, 3, 2, 2, 2))
+    assert nd.W.shape == (2, 3, 2, 2, 2) and nd.b.shape == (2,)
+    src = L.EmbedID(4, 3)
+    emb = L.EmbedID.from_params(src.W)
+    numpy.testing.assert_array_equal(_np(emb.W), _np(src.W))
+    emb.W.array[...] = 0
+    assert (_np(src.W) != 0).any()
+    with pytest.raises(ValueError):
+        L.Convolution2D.from_params(w, numpy.zeros(3, numpy.float32))

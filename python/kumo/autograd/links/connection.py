@@ -40,6 +40,14 @@ def _shape(x):
     return tuple(x.shape)
 
 
+def _array_of(x):
+    """The array of a Variable (a copy, so the new link owns its data), an
+    array as it is, None as None."""
+    if x is None:
+        return None
+    return x.array.copy() if hasattr(x, "array") else x
+
+
 class Linear(Link):
     """y = x W^T + b. ``Linear(in_size, out_size=None, nobias=False,
     initialW=None, initial_bias=None)``; ``Linear(out_size)`` infers in_size.
@@ -68,8 +76,7 @@ class Linear(Link):
     @classmethod
     def from_params(cls, W, b=None, nobias=False):
         """A Linear whose W (and b) are copies of the given arrays."""
-        W = getattr(W, "array", W)
-        b = getattr(b, "array", b)
+        W, b = _array_of(W), _array_of(b)
         out_size, in_size = W.shape
         if b is not None and out_size != b.size:
             raise ValueError("`out_size` does not match the size of `b`")
@@ -177,6 +184,16 @@ class Convolution2D(Link):
                     ("stride", self.stride), ("pad", self.pad), ("nobias", self.b is None), ("dilate", self.dilate),
                     ("groups", self.groups))
 
+    @classmethod
+    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, *, dilate=1, groups=1):
+        """A Convolution2D whose W (and b) are copies of the given arrays."""
+        W, b = _array_of(W), _array_of(b)
+        out_channels, in_per_group, kh, kw = W.shape
+        if b is not None and out_channels != b.size:
+            raise ValueError("`out_channels` does not match the size of `b`")
+        return cls(in_per_group * groups, out_channels, (kh, kw), stride, pad, nobias, initialW=W, initial_bias=b,
+                   dilate=dilate, groups=groups)
+
     def forward(self, x):
         if not self.W.is_initialized:
             self._initialize_params(_shape(x)[1])
@@ -242,6 +259,16 @@ class ConvolutionND(Link):
     def _initialize_params(self, in_channels):
         _check_groups(self.out_channels, in_channels, self.groups)
         self.W.initialize((self.out_channels, in_channels // self.groups) + self.ksize)
+
+    @classmethod
+    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, *, cover_all=False, dilate=1, groups=1):
+        """A ConvolutionND whose W (and b) are copies of the given arrays."""
+        W, b = _array_of(W), _array_of(b)
+        out_channels, in_per_group, *ksize = W.shape
+        if b is not None and out_channels != b.size:
+            raise ValueError("`out_channels` does not match the size of `b`")
+        return cls(len(ksize), in_per_group * groups, out_channels, tuple(ksize), stride, pad, nobias, initialW=W,
+                   initial_bias=b, cover_all=cover_all, dilate=dilate, groups=groups)
 
     def forward(self, x):
         if not self.W.is_initialized:
@@ -410,7 +437,7 @@ class EmbedID(Link):
 
     @classmethod
     def from_params(cls, W, ignore_label=None):
-        W = getattr(W, "array", W)
+        W = _array_of(W)
         in_size, out_size = W.shape
         return cls(in_size, out_size, initialW=W, ignore_label=ignore_label)
 
