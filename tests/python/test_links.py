@@ -1052,3 +1052,14 @@ def test_from_params():
     assert (_np(src.W) != 0).any()
     with pytest.raises(ValueError):
         L.Convolution2D.from_params(w, numpy.zeros(3, numpy.float32))
+
+
+def test_deep_copies_of_links_holding_variables():
+    lstm = L.LSTM(3, 2)
+    lstm(kumo.asarray(_rand(2, 3)))
+    c = lstm.copy("copy")
+    numpy.testing.assert_array_equal(_np(c.h), _np(lstm.h))
+    assert c.h is not lstm.h and c.h.creator is None
+    model = L.Classifier(L.Linear(3, 2))
+    model(kumo.asarray(_rand(4, 3)), kumo.asarray(numpy.array([0, 1, 1, 0], numpy.int32)))
+    assert float(_np(model.copy("copy").loss)) == float(_np(model.loss))

@@ -51,6 +51,21 @@ def _send(array, device_name):
     return kumo.asarray(array, device=device_name)  # copies only across devices
 
 
+def _variable_deepcopy(self, memo):
+    # A link's deep copy (copy('copy'), repeat) also copies the Variables it
+    # keeps (an LSTM's state, a Classifier's last loss): the copy holds its
+    # own data and gradient, without the graph that made them.
+    new = _Variable(self.array.copy(), requires_grad=self.requires_grad, name=self.name)
+    if self.grad is not None:
+        new.grad = self.grad.copy()
+    memo[id(self)] = new
+    return new
+
+
+if not hasattr(_Variable, "__deepcopy__"):
+    _Variable.__deepcopy__ = _variable_deepcopy
+
+
 class Parameter(_Variable):
     """A Variable that a link trains.
 
