@@ -1063,3 +1063,14 @@ def test_deep_copies_of_links_holding_variables():
     model = L.Classifier(L.Linear(3, 2))
     model(kumo.asarray(_rand(4, 3)), kumo.asarray(numpy.array([0, 1, 1, 0], numpy.int32)))
     assert float(_np(model.copy("copy").loss)) == float(_np(model.loss))
+
+
+def test_pickle_link_with_state():
+    import pickle
+
+    lstm = L.LSTM(3, 2)
+    y = lstm(kumo.asarray(_rand(2, 3)))
+    back = pickle.loads(pickle.dumps(lstm))
+    numpy.testing.assert_array_equal(_np(back.h), _np(y))
+    numpy.testing.assert_array_equal(_np(back(kumo.asarray(_rand(2, 3, seed=1)))),
+                                     _np(lstm(kumo.asarray(_rand(2, 3, seed=1)))))

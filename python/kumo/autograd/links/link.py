@@ -62,8 +62,25 @@ def _variable_deepcopy(self, memo):
     return new
 
 
-if not hasattr(_Variable, "__deepcopy__"):
+def _recover_variable(data, requires_grad, name, grad, device):
+    with kumo.Device(device):
+        v = _Variable(kumo.asarray(data), requires_grad=requires_grad, name=name)
+        if grad is not None:
+            v.grad = kumo.asarray(grad)
+    return v
+
+
+def _variable_reduce(self):
+    # Pickles a Variable (a link's state) through NumPy arrays, graph-free.
+    grad = self.grad
+    return _recover_variable, (kumo.asnumpy(self.array), self.requires_grad, self.name,
+                               None if grad is None else kumo.asnumpy(grad), str(self.array.device))
+
+
+if "__deepcopy__" not in _Variable.__dict__:
     _Variable.__deepcopy__ = _variable_deepcopy
+if "__reduce__" not in _Variable.__dict__:
+    _Variable.__reduce__ = _variable_reduce
 
 
 class Parameter(_Variable):
