@@ -1074,3 +1074,21 @@ def test_pickle_link_with_state():
     numpy.testing.assert_array_equal(_np(back.h), _np(y))
     numpy.testing.assert_array_equal(_np(back(kumo.asarray(_rand(2, 3, seed=1)))),
                                      _np(lstm(kumo.asarray(_rand(2, 3, seed=1)))))
+
+
+def test_dict_summary_serialize_round_trip():
+    class Writer(_DictSerializer):
+        pass
+
+    class Reader(_DictSerializer):
+        pass
+
+    Writer.__name__, Reader.__name__ = "DictionarySerializer", "NpzDeserializer"
+    s = reporter_module.DictSummary()
+    s.add({"a": 1.0, "b": 3.0})
+    s.add({"a": 2.0})
+    saved = {}
+    s.serialize(Writer(saved))
+    t = reporter_module.DictSummary()
+    t.serialize(Reader(saved, reading=True))
+    assert t.compute_mean() == pytest.approx({"a": 1.5, "b": 3.0})

@@ -157,13 +157,17 @@ def _is_scalar(v):
 
 
 def _is_writer(serializer):
+    """True for a serializer that saves (Chainer's Serializer), False for one
+    that loads. The base classes live in kumo.autograd.serializer (another
+    piece of the training package); without it the class name tells."""
     try:
-        from kumo.autograd.serializers import Serializer  # another piece of the training package
+        from kumo.autograd.serializer import Deserializer, Serializer
     except ImportError:
-        Serializer = None
-    if Serializer is not None and isinstance(serializer, type) is False and isinstance(serializer, Serializer):
-        return True
-    return "Deserializer" not in type(serializer).__name__ and "Serializer" in type(serializer).__name__
+        Serializer = Deserializer = None
+    if Serializer is not None and isinstance(serializer, (Serializer, Deserializer)):
+        return isinstance(serializer, Serializer)
+    name = type(serializer).__name__
+    return "Deserializer" not in name and "Serializer" in name
 
 
 class DictSummary:
