@@ -1092,3 +1092,13 @@ def test_dict_summary_serialize_round_trip():
     t = reporter_module.DictSummary()
     t.serialize(Reader(saved, reading=True))
     assert t.compute_mean() == pytest.approx({"a": 1.5, "b": 3.0})
+
+
+def test_device_objects_answer_chainer_questions():
+    link = L.Linear(2, 3)
+    for dev in (link.device, link.W.device, L.Linear(3).W.device):
+        assert dev == kumo.Device("cpu") and dev.xp is kumo
+    sent = link.device.send((numpy.ones(2), [numpy.zeros(1)]))
+    assert isinstance(sent, tuple) and isinstance(sent[0], kumo.ndarray) and isinstance(sent[1][0], kumo.ndarray)
+    with link.device:
+        pass

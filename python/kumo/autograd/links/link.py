@@ -83,6 +83,22 @@ if "__reduce__" not in _Variable.__dict__:
     _Variable.__reduce__ = _variable_reduce
 
 
+class _Device(kumo.Device):
+    """The device of a link or parameter: a kumo.Device that also answers
+    Chainer's device questions (``xp``, ``send``), which optimizers and
+    updaters written against Chainer ask."""
+
+    xp = kumo
+
+    def send(self, arrays):
+        """Arrays (or nested tuples, lists, dicts of them) on this device."""
+        if isinstance(arrays, (tuple, list)):
+            return type(arrays)(self.send(a) for a in arrays)
+        if isinstance(arrays, dict):
+            return {k: self.send(v) for k, v in arrays.items()}
+        return _send(arrays, self.name)
+
+
 class Parameter(_Variable):
     """A Variable that a link trains.
 
@@ -186,7 +202,7 @@ class Parameter(_Variable):
 
     @property
     def device(self):
-        return kumo.Device(str(self.array.device)) if self._initialized else kumo.Device(self._initial_device)
+        return _Device(str(self.array.device) if self._initialized else self._initial_device)
 
     @property
     def xp(self):
@@ -593,7 +609,7 @@ class Link:
     @property
     def device(self):
         """The kumo.Device the link's arrays live on."""
-        return kumo.Device(self.__dict__.get("_device", "cpu"))
+        return _Device(self.__dict__.get("_device", "cpu"))
 
     @property
     def xp(self):
