@@ -1102,3 +1102,28 @@ def test_device_objects_answer_chainer_questions():
     assert isinstance(sent, tuple) and isinstance(sent[0], kumo.ndarray) and isinstance(sent[1][0], kumo.ndarray)
     with link.device:
         pass
+
+
+def _f32(*shape):
+    return kumo.ones(shape, dtype=numpy.float32)
+
+
+@pytest.mark.parametrize("call, exc", [
+    (lambda: L.Linear(3, 4)(_f32(2, 5)), ValueError),
+    (lambda: L.Convolution2D(3, 4, 3)(_f32(1, 2, 5, 5)), ValueError),
+    (lambda: L.Deconvolution2D(3, 4, 3)(_f32(1, 2, 5, 5)), ValueError),
+    (lambda: L.EmbedID(3, 2)(kumo.asarray([0, 5])), IndexError),
+    (lambda: Parameter(0).initialize((-1, 2)), ValueError),
+    (lambda: L.BatchNormalization(3)(_f32(2, 4)), ValueError),
+    (lambda: L.LayerNormalization(3)(_f32(2, 4)), ValueError),
+    (lambda: L.GroupNormalization(3)(_f32(2, 4, 2)), ValueError),
+    (lambda: L.PReLU((3,))(_f32(2, 4)), ValueError),
+    (lambda: L.Maxout(3, 2, 2)(_f32(2, 4)), ValueError),
+    (lambda: L.NStepLSTM(1, 3, 2, 0.0)(None, None, [_f32(2, 4)]), ValueError),
+    (lambda: L.NStepLSTM(1, 3, 2, 0.0)(None, None, _f32(2, 3)), TypeError),
+    (lambda: L.Linear(3, 4)(_f32(2, 3), n_batch_axes=0), ValueError),
+    (lambda: ChainList(L.Linear(1, 1)).__setitem__("a", L.Linear(1, 1)), TypeError),
+])
+def test_bad_inputs_raise(call, exc):
+    with pytest.raises(exc):
+        call()
