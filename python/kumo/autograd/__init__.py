@@ -88,3 +88,8 @@ from kumo.autograd._config import config, using_config  # noqa: E402
 __all__ += ["config", "using_config"]
 from kumo.autograd import dataset, datasets, iterators  # noqa: E402,F401
 from kumo.autograd import serializer, serializers  # noqa: E402,F401
+
+# Links, initializers and the reporter (Chainer's chainer.links, chainer.initializers, chainer.reporter).
+from kumo.autograd import initializers, links, reporter  # noqa: E402,F401
+from kumo.autograd.links import Chain, ChainList, Link, Parameter, Sequential  # noqa: E402,F401
+from kumo.autograd.reporter import Reporter, report, report_scope  # noqa: E402,F401
