@@ -184,3 +184,39 @@ def test_hdf5_non_strict_missing_group(tmp_path):
         dst = Tree(1)
         dst.serialize(serializers.HDF5Deserializer(f, strict=False))
     assert dst.a.count == 3 and dst.b.count == 11
+
+
+def _mlp():
+    from kumo.autograd import links as L
+
+    class MLP(L.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(3, 4)
+                self.l2 = L.Linear(4, 2)
+                self.bn = L.BatchNormalization(4)
+
+    return MLP()
+
+
+def test_chainer_file_loads_into_kumo_links():
+    model = _mlp()
+    path = os.path.join(DATA, "chainer_mlp.npz")
+    serializers.load_npz(path, model)
+    with numpy.load(path) as ref:
+        numpy.testing.assert_array_equal(kumo.asnumpy(model.l1.W.array), ref["l1/W"])
+        numpy.testing.assert_array_equal(kumo.asnumpy(model.bn.avg_var), ref["bn/avg_var"])
+        assert model.bn.N == int(ref["bn/N"])
+
+
+def test_links_round_trip_with_chainer_keys(tmp_path):
+    src, dst = _mlp(), _mlp()
+    path = str(tmp_path / "mlp.npz")
+    serializers.save_npz(path, src)
+    with numpy.load(path) as ref:
+        assert sorted(ref.files) == sorted(numpy.load(os.path.join(DATA, "chainer_mlp.npz")).files)
+    serializers.load_npz(path, dst)
+    for (n1, p1), (n2, p2) in zip(sorted(src.namedparams()), sorted(dst.namedparams())):
+        assert n1 == n2
+        numpy.testing.assert_array_equal(kumo.asnumpy(p1.array), kumo.asnumpy(p2.array))
