@@ -27,7 +27,7 @@ PY=${PYTHON:-python3}
 echo "[setup] pip install build and test requirements"
 $PY -m pip install -q "numpy>=2.0" "pybind11>=2.12" "scikit-build-core>=0.10" \
   "scipy-openblas32>=0.3.27" ninja "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "scipy>=1.11" \
-  "scikit-learn>=1.3" "Pillow>=10" "h5py>=3.8"  # digits dataset, image datasets, HDF5 serializers
+  "scikit-learn>=1.3" "Pillow>=10" "h5py>=3.8" "matplotlib>=3.7"  # digits, images, HDF5, plots
 
 echo "[setup] build and install kumo (C++ core, Python extension, CUDA plugin when the toolkit is found)"
 # pip -v passes the build's output through; only its progress lines
