@@ -88,3 +88,4 @@ from kumo.autograd._config import config, using_config  # noqa: E402
 __all__ += ["config", "using_config"]
 from kumo.autograd import dataset, datasets, iterators  # noqa: E402,F401
 from kumo.autograd import serializer, serializers  # noqa: E402,F401
+from kumo.autograd import reporter, training  # noqa: E402,F401

@@ -1,0 +1,262 @@
+"""Trainer and StandardUpdater (kumo.autograd.training) with stand-in
+link / optimizer objects that follow Chainer's interfaces."""
+import json
+import os
+
+import numpy
+import pytest
+
+import kumo
+from _train_standins import SGD, Regressor, StateSeededSampler, regression_data
+from kumo.autograd import iterators, reporter, training
+from kumo.autograd.dataset import concat_examples, converter
+from kumo.autograd.serializers import load_npz, serialize
+from kumo.autograd.training import extensions
+
+
+def make_trainer(tmp_path, stop=(2, "epoch"), batch_size=8, lr=0.1, shuffle=False, sampler=None, n=32, **kw):
+    model = Regressor()
+    opt = SGD(lr).setup(model)
+    if sampler is not None:
+        it = iterators.SerialIterator(regression_data(n), batch_size, order_sampler=sampler)
+    else:
+        it = iterators.SerialIterator(regression_data(n), batch_size, shuffle=shuffle)
+    updater = training.updaters.StandardUpdater(it, opt, **kw)
+    return training.Trainer(updater, stop, out=str(tmp_path / "result")), model, opt
+
+
+def test_layout():
+    assert training.StandardUpdater is training.updaters.StandardUpdater
+    assert training.PRIORITY_WRITER > training.PRIORITY_EDITOR > training.PRIORITY_READER
+    assert hasattr(training.extensions, "LogReport") and hasattr(training.triggers, "IntervalTrigger")
+
+
+def test_run_counts_and_out_dir(tmp_path):
+    trainer, model, opt = make_trainer(tmp_path, stop=(3, "epoch"))
+    trainer.run()
+    assert os.path.isdir(trainer.out)
+    assert trainer.updater.iteration == 12 and trainer.updater.epoch == 3
+    assert opt.t == 12 and opt.epoch == 3  # new_epoch(auto=True) after each epoch
+    assert opt.use_auto_new_epoch
+    assert trainer.elapsed_time > 0
+
+
+def test_updater_matches_manual_sgd(tmp_path):
+    data = regression_data(32)
+    trainer, model, _ = make_trainer(tmp_path, stop=(5, "iteration"))
+    w = kumo.asnumpy(model.w.array).astype(numpy.float64)
+    trainer.run()
+    for i in range(5):
+        batch = data[(i * 8) % 32:(i * 8) % 32 + 8]
+        x = numpy.stack([b[0] for b in batch]).astype(numpy.float64)
+        t = numpy.stack([b[1] for b in batch]).astype(numpy.float64)
+        grad = 2 * x.T @ (x @ w - t) / t.size
+        w = w - 0.1 * grad
+    numpy.testing.assert_allclose(kumo.asnumpy(model.w.array), w, rtol=1e-4, atol=1e-5)
+
+
+def test_loss_decreases_and_observed(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(10, "epoch"))
+    seen = []
+    trainer.extend(lambda tr: seen.append(float(tr.observation["main/loss"].array)), name="rec")
+    trainer.run()
+    assert len(seen) == 40
+    assert seen[-1] < 0.1 * seen[0]
+
+
+def test_loss_func_and_dict_converter(tmp_path):
+    calls = []
+
+    @converter()
+    def to_dict(batch, device):
+        x, t = concat_examples(batch, device)
+        return {"x": x, "t": t}
+
+    model = Regressor()
+
+    def loss_func(x, t):
+        calls.append((x.shape, t.shape))
+        return model(x, t)
+
+    opt = SGD().setup(model)
+    it = iterators.SerialIterator(regression_data(16), 4, shuffle=False)
+    updater = training.StandardUpdater(it, opt, converter=to_dict, loss_func=loss_func)
+    training.Trainer(updater, (3, "iteration"), out=str(tmp_path)).run()
+    assert calls == [((4, 3), (4, 1))] * 3
+
+
+def test_plain_function_converter_gets_device_number(tmp_path):
+    got = []
+
+    def conv(batch, device):
+        got.append(device)
+        return concat_examples(batch)
+
+    trainer, _, _ = make_trainer(tmp_path, stop=(1, "iteration"), converter=conv, device="cpu")
+    trainer.run()
+    assert got == [-1]
+
+
+def test_updater_serialize_keys(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(2, "iteration"))
+    trainer.run()
+    keys = serialize(trainer.updater)
+    assert keys["iteration"] == 2
+    assert "optimizer:main/t" in keys and "model:main/w" in keys
+    assert "iterator:main/current_position" in keys
+
+
+def test_trainer_serialize_keys(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(2, "iteration"))
+    trainer.extend(extensions.LogReport(trigger=(1, "iteration")))
+    trainer.run()
+    keys = serialize(trainer)
+    assert "updater/iteration" in keys and "stop_trigger/previous_iteration" in keys
+    assert "extensions/LogReport/_log" in keys
+    assert "extension_triggers/LogReport/previous_iteration" in keys
+    assert float(keys["_snapshot_elapsed_time"]) > 0
+
+
+def test_extend_names():
+    trainer = training.Trainer(_NullUpdater(), (1, "iteration"))
+
+    def ext(tr):
+        pass
+
+    trainer.extend(ext)
+    trainer.extend(ext)
+    trainer.extend(extensions.LogReport())
+    assert trainer.get_extension("ext") is ext
+    assert ext.name == "ext_1"  # the attribute holds the last name given
+    assert isinstance(trainer.get_extension("LogReport"), extensions.LogReport)
+    with pytest.raises(ValueError):
+        trainer.get_extension("missing")
+    with pytest.raises(ValueError):
+        trainer.extend(lambda tr: None, name="training")
+
+
+def test_extension_order_triggers_and_hooks(tmp_path):
+    trainer = training.Trainer(_NullUpdater(), (4, "iteration"), out=str(tmp_path))
+    log = []
+
+    @training.make_extension(trigger=(2, "iteration"), priority=training.PRIORITY_READER,
+                             initializer=lambda tr: log.append("init"), finalizer=lambda: log.append("fin"))
+    def reader(tr):
+        log.append(("reader", tr.updater.iteration))
+
+    class Writer(training.Extension):
+        priority = training.PRIORITY_WRITER
+
+        def __call__(self, tr):
+            log.append(("writer", tr.updater.iteration))
+
+    trainer.extend(reader)
+    trainer.extend(Writer(), trigger=(2, "iteration"))
+    trainer.run()
+    assert log == ["init", ("writer", 2), ("reader", 2), ("writer", 4), ("reader", 4), "fin"]
+    with pytest.raises(RuntimeError):
+        trainer.run()
+
+
+def test_call_before_training(tmp_path):
+    trainer = training.Trainer(_NullUpdater(), (2, "iteration"), out=str(tmp_path))
+    seen = []
+    trainer.extend(lambda tr: seen.append(tr.updater.iteration), name="e", trigger=(10, "iteration"),
+                   call_before_training=True)
+    trainer.run()
+    assert seen == [0]
+
+
+def test_on_error_and_finalize(tmp_path, capsys):
+    trainer = training.Trainer(_NullUpdater(), (5, "iteration"), out=str(tmp_path))
+    log = []
+
+    class Failing(training.Extension):
+        def __call__(self, tr):
+            if tr.updater.iteration == 2:
+                raise ZeroDivisionError("boom")
+
+        def on_error(self, tr, exc, tb):
+            log.append(("on_error", type(exc).__name__))
+
+        def finalize(self):
+            log.append("finalize")
+
+    trainer.extend(Failing())
+    with pytest.raises(ZeroDivisionError):
+        trainer.run()
+    assert log == [("on_error", "ZeroDivisionError"), "finalize"]
+    assert trainer.updater.finalized
+    assert "Exception in main training loop: boom" in capsys.readouterr().err
+
+
+def test_elapsed_time_before_run():
+    with pytest.raises(RuntimeError):
+        training.Trainer(_NullUpdater()).elapsed_time
+
+
+def test_trainer_reporter_observers(tmp_path):
+    trainer, model, _ = make_trainer(tmp_path, stop=(1, "iteration"))
+    obs = {}
+    with trainer.reporter.scope(obs):
+        reporter.report({"v": 1.0}, model)
+    assert obs == {"main/v": 1.0}
+
+
+class _NullUpdater(training.Updater):
+    """Counts iterations only."""
+
+    def __init__(self):
+        self.iteration = 0
+        self.epoch = 0
+        self.epoch_detail = 0.0
+        self.previous_epoch_detail = 0.0
+        self.finalized = False
+
+    def update(self):
+        self.iteration += 1
+        self.epoch_detail = self.iteration / 10
+
+    def get_all_optimizers(self):
+        return {}
+
+    def finalize(self):
+        self.finalized = True
+
+    def serialize(self, serializer):
+        self.iteration = serializer("iteration", self.iteration)
+
+
+def _full_run(tmp_path, name, stop, snapshot_every=None, resume=None):
+    model = Regressor(seed=3)
+    opt = SGD(0.05).setup(model)
+    it = iterators.SerialIterator(regression_data(20), 6, order_sampler=StateSeededSampler(7))
+    updater = training.StandardUpdater(it, opt)
+    trainer = training.Trainer(updater, stop, out=str(tmp_path / name))
+    trainer.extend(extensions.LogReport(trigger=(1, "epoch")))
+    trainer.extend(extensions.ExponentialShift("lr", 0.5), trigger=(2, "epoch"))
+    if snapshot_every is not None:
+        trainer.extend(extensions.snapshot(), trigger=snapshot_every)
+    if resume is not None:
+        load_npz(resume, trainer)
+    trainer.run()
+    return trainer, model, opt
+
+
+@pytest.mark.parametrize("cut", [(3, "epoch"), (7, "iteration")])
+def test_resume_matches_uninterrupted_run(tmp_path, cut):
+    full, model_full, opt_full = _full_run(tmp_path, "full", (6, "epoch"))
+    first, _, _ = _full_run(tmp_path, "first", cut, snapshot_every=cut)
+    path = os.path.join(first.out, "snapshot_iter_%d" % first.updater.iteration)
+    assert os.path.exists(path)
+    resumed, model_res, opt_res = _full_run(tmp_path, "second", (6, "epoch"), resume=path)
+    numpy.testing.assert_array_equal(kumo.asnumpy(model_res.w.array), kumo.asnumpy(model_full.w.array))
+    assert resumed.updater.iteration == full.updater.iteration
+    assert (opt_res.t, opt_res.epoch, opt_res.lr) == (opt_full.t, opt_full.epoch, opt_full.lr)
+    log_full = full.get_extension("LogReport").log
+    log_res = resumed.get_extension("LogReport").log
+    assert [e["iteration"] for e in log_res] == [e["iteration"] for e in log_full]
+    numpy.testing.assert_allclose([e["main/loss"] for e in log_res], [e["main/loss"] for e in log_full],
+                                  rtol=1e-6)
+    with open(os.path.join(resumed.out, "log")) as f:
+        assert len(json.load(f)) == 6
