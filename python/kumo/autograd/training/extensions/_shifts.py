@@ -125,11 +125,13 @@ class PolynomialShift(_Shift):
         decay = max(1 - self._t / self._max_count, 0)
         value = self._init * decay ** self._rate
         if self._target is not None:
-            # Chainer's rule: a positive rate decays, so the target is a floor
+            # A positive rate decays, so the target is a floor (else a
+            # ceiling). Compared directly, not as Chainer's target / value,
+            # which divides by zero once t reaches max_count.
             if self._rate > 0:
-                if self._target / value > 1:
+                if self._target > value:
                     value = self._target
-            elif self._target / value < 1:
+            elif self._target < value:
                 value = self._target
         self._update_value(self._get_optimizer(trainer), value)
 
