@@ -384,3 +384,82 @@ def test_exports():
     assert set(E.__all__) >= {"Evaluator", "LogReport", "PrintReport", "ProgressBar", "snapshot", "snapshot_object",
                               "observe_lr", "observe_value", "FailOnNonNumber", "MicroAverage", "ExponentialShift",
                               "LinearShift", "StepShift", "PolynomialShift", "WarmupShift", "MultistepShift"}
+
+
+# ---- PlotReport / ParameterStatistics / VariableStatisticsPlot --------------------------------------------
+
+def _is_png(path):
+    with open(path, "rb") as f:
+        return f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_report_writes_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    trainer, _, _ = make_trainer(tmp_path, stop=(3, "epoch"))
+    plot = E.PlotReport(["main/loss", "main/abs_error"], x_key="epoch", filename="loss.png")
+    trainer.extend(plot)
+    trainer.run()
+    assert _is_png(os.path.join(trainer.out, "loss.png"))
+    s = DictionarySerializer()
+    plot.serialize(s)
+    data = json.loads(str(s.target["_plot_loss.png"]))
+    assert [x for x, _ in data["main/loss"]] == [1, 2, 3]
+    fresh = E.PlotReport(["main/loss", "main/abs_error"], x_key="epoch", filename="loss.png")
+    fresh.serialize(NpzDeserializer(s.target))
+    assert fresh._data == data
+
+
+def test_parameter_statistics_values(tmp_path):
+    trainer, model, _ = make_trainer(tmp_path, stop=(1, "iteration"))
+    model.name = "m"
+    seen = {}
+
+    @training.make_extension(trigger=(1, "iteration"), priority=training.PRIORITY_READER)
+    def grab(tr):
+        seen.update(tr.observation)
+
+    trainer.extend(E.ParameterStatistics(model, trigger=(1, "iteration"), prefix="p"))
+    trainer.extend(grab)
+    trainer.run()
+    w = kumo.asnumpy(model.w.array).ravel()
+    g = kumo.asnumpy(model.w.grad).ravel()
+    for attr, ref in (("data", w), ("grad", g)):
+        assert float(seen["p/m/w/%s/mean" % attr]) == pytest.approx(ref.mean(), rel=1e-5)
+        assert float(seen["p/m/w/%s/std" % attr]) == pytest.approx(ref.std(), rel=1e-5)
+        assert float(seen["p/m/w/%s/min" % attr]) == ref.min()
+        assert float(seen["p/m/w/%s/max" % attr]) == ref.max()
+        assert float(seen["p/m/w/%s/zeros" % attr]) == numpy.count_nonzero(ref == 0)
+        pct = numpy.percentile(ref, (0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87))
+        for i in range(7):
+            assert float(seen["p/m/w/%s/percentile/%d" % (attr, i)]) == pytest.approx(pct[i], rel=1e-5)
+
+
+def test_parameter_statistics_custom_and_skip_nan(tmp_path):
+    trainer, model, _ = make_trainer(tmp_path, stop=(1, "iteration"))
+    model.name = "m"
+    ext = E.ParameterStatistics([model], statistics={"sum": lambda x: kumo.sum(x)}, report_grads=False,
+                                trigger=(1, "iteration"), skip_nan_params=True)
+    ext.register_statistics("n", lambda x: x.size)
+    obs = {}
+    model.w.array[0, 0] = numpy.nan
+    with reporter.Reporter().scope(obs):
+        ext(trainer)  # trigger sees iteration 0 -> no fire yet
+        trainer.updater.iteration = 1
+        ext(trainer)
+    assert set(obs) == {"m/w/data/sum", "m/w/data/n"}
+    assert numpy.isnan(float(obs["m/w/data/sum"])) and numpy.isnan(float(obs["m/w/data/n"]))
+
+
+def test_variable_statistics_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    trainer, model, _ = make_trainer(tmp_path, stop=(2, "epoch"))
+    trainer.extend(E.VariableStatisticsPlot(model, trigger=(1, "epoch")), trigger=(1, "iteration"))
+    trainer.run()
+    assert _is_png(os.path.join(trainer.out, "statistics.png"))
+
+
+def test_variable_statistics_plot_errors():
+    with pytest.raises(ValueError):
+        E.VariableStatisticsPlot([])
+    with pytest.raises(ValueError):
+        E.VariableStatisticsPlot(Regressor(), plot_mean=False, plot_std=False, percentile_sigmas=())
