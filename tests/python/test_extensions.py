@@ -463,3 +463,81 @@ def test_variable_statistics_plot_errors():
         E.VariableStatisticsPlot([])
     with pytest.raises(ValueError):
         E.VariableStatisticsPlot(Regressor(), plot_mean=False, plot_std=False, percentile_sigmas=())
+
+
+# ---- DumpGraph / computational_graph ------------------------------------------------------------------------
+
+def _dot_parts(text):
+    assert text.startswith("digraph graphname{rankdir=TB;") and text.endswith("}")
+    body = text[len("digraph graphname{rankdir=TB;"):-1]
+    stmts = [s for s in body.split(";") if s]
+    nodes = {}
+    edges = []
+    for s in stmts:
+        if "->" in s:
+            a, b = s.split(" -> ")
+            edges.append((int(a), int(b)))
+        else:
+            idx, attrs = s.split(" [", 1)
+            nodes[int(idx)] = dict(kv.split("=", 1) for kv in attrs.rstrip("]").split('",'))
+    return nodes, edges
+
+
+def _label(attrs):
+    return attrs["label"].strip('"')
+
+
+def test_build_computational_graph_dot():
+    from kumo.autograd import computational_graph as C
+    x = autograd.Variable(kumo.ones((2, 3), dtype=numpy.float32))
+    x.name = "x"
+    w = autograd.Variable(kumo.ones((3, 1), dtype=numpy.float32))
+    y = autograd.functions.sum(autograd.functions.matmul(x, w))
+    g = C.build_computational_graph([y])
+    nodes, edges = _dot_parts(g.dump())
+    labels = {i: _label(a) for i, a in nodes.items()}
+    by_label = {v: k for k, v in labels.items()}
+    assert set(labels.values()) == {"float32", "MatMul", "Sum", "x: (2, 3), float32", "(3, 1), float32",
+                                    "(2, 1), float32"}
+    assert (by_label["x: (2, 3), float32"], by_label["MatMul"]) in edges
+    assert (by_label["(3, 1), float32"], by_label["MatMul"]) in edges
+    assert (by_label["MatMul"], by_label["(2, 1), float32"]) in edges
+    assert (by_label["(2, 1), float32"], by_label["Sum"]) in edges
+    assert (by_label["Sum"], by_label["float32"]) in edges
+    assert len(edges) == 5
+    assert 'shape="octagon"' in g.dump() and 'shape="record"' in g.dump()
+
+
+def test_build_computational_graph_remove_variable_and_errors():
+    from kumo.autograd import computational_graph as C
+    x = autograd.Variable(kumo.ones((2,), dtype=numpy.float32))
+    y = autograd.functions.sum(x * x)
+    g = C.build_computational_graph(y, remove_variable=True)
+    assert all(isinstance(n, C.FunctionNode) for n in g.nodes)
+    assert [(a.label, b.label) for a, b in g.edges] == [("Mul", "Sum")]
+    with pytest.raises(NotImplementedError):
+        g.dump("png")
+    with pytest.raises(ValueError):
+        C.build_computational_graph(y, rankdir="XX")
+
+
+def test_dump_graph(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(3, "iteration"))
+    trainer.extend(E.DumpGraph("main/loss"))
+    trainer.run()
+    with open(os.path.join(trainer.out, "cg.dot")) as f:
+        nodes, edges = _dot_parts(f.read())
+    labels = [_label(a) for a in nodes.values()]
+    assert "MatMul" in labels and "float32" in labels and "(8, 3), float32" in labels
+    assert len(edges) >= 5
+    assert not getattr(autograd.config, "keep_graph_on_report", False)
+    from kumo.autograd import computational_graph
+    assert computational_graph._captured == {}
+
+
+def test_dump_graph_root_not_variable(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(1, "iteration"))
+    trainer.extend(E.observe_value("v", lambda tr: 1.0), trigger=(1, "iteration"), priority=300)
+    trainer.extend(E.DumpGraph("v"))
+    with pytest.raises(TypeError):
+        trainer.run(show_loop_exception_msg=False)

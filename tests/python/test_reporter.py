@@ -157,3 +157,18 @@ def test_dict_summary_serialize_round_trip():
 def test_exports():
     assert set(R.__all__) >= {"Reporter", "report", "report_scope", "get_current_reporter", "Summary", "DictSummary"}
     assert autograd.reporter is R
+
+
+def test_keep_graph_on_report_stores_the_variable():
+    x = autograd.Variable(kumo.asarray(numpy.array([1.0, 2.0], dtype=numpy.float32)))
+    y = autograd.functions.sum(x * x)
+    obs = {}
+    autograd.config.keep_graph_on_report = True
+    try:
+        with R.Reporter().scope(obs):
+            R.report({"y": y})
+    finally:
+        autograd.config.keep_graph_on_report = False
+        from kumo.autograd import computational_graph
+        computational_graph.forget_captured()
+    assert obs["y"] is y

@@ -260,3 +260,44 @@ def test_resume_matches_uninterrupted_run(tmp_path, cut):
                                   rtol=1e-6)
     with open(os.path.join(resumed.out, "log")) as f:
         assert len(json.load(f)) == 6
+
+
+def _half_grads(w, batch):
+    grads = []
+    for part in (batch[0::2], batch[1::2]):
+        x = numpy.stack([b[0] for b in part]).astype(numpy.float64)
+        t = numpy.stack([b[1] for b in part]).astype(numpy.float64)
+        grads.append(2 * x.T @ (x @ w - t) / t.size)
+    return grads[0] + grads[1]
+
+
+@pytest.mark.parametrize("how", ["devices", "models"])
+def test_parallel_updater_sums_shares(tmp_path, how):
+    data = regression_data(16)
+    model = Regressor()
+    w = kumo.asnumpy(model.w.array).astype(numpy.float64)
+    opt = SGD(0.05).setup(model)
+    it = iterators.SerialIterator(data, 8, shuffle=False)
+    if how == "devices":
+        updater = training.ParallelUpdater(it, opt, devices={"main": "cpu", "second": "cpu"})
+    else:
+        import copy
+        updater = training.updaters.ParallelUpdater(it, opt, models={"main": model, "second": copy.deepcopy(model)})
+    trainer = training.Trainer(updater, (3, "iteration"), out=str(tmp_path))
+    trainer.run()
+    for i in range(3):
+        batch = data[(i * 8) % 16:(i * 8) % 16 + 8]
+        w = w - 0.05 * _half_grads(w, batch)
+    numpy.testing.assert_allclose(kumo.asnumpy(model.w.array), w, rtol=1e-4, atol=1e-5)
+    second = updater._models["second"]
+    numpy.testing.assert_array_equal(kumo.asnumpy(second.w.array), kumo.asnumpy(model.w.array))
+    assert opt.t == 3
+
+
+def test_parallel_updater_needs_models_or_devices():
+    it = iterators.SerialIterator(regression_data(4), 2)
+    opt = SGD().setup(Regressor())
+    with pytest.raises(ValueError):
+        training.ParallelUpdater(it, opt)
+    with pytest.raises(KeyError):
+        training.ParallelUpdater(it, opt, devices={"a": "cpu"})

@@ -17,6 +17,7 @@ import numpy
 
 import kumo
 from kumo.autograd import Variable
+from kumo.autograd import _config
 from kumo.autograd import serializer as serializer_module
 
 __all__ = ["Reporter", "get_current_reporter", "report", "report_scope", "Summary", "DictSummary"]
@@ -78,8 +79,15 @@ class Reporter:
     def report(self, values, observer=None):
         """Stores ``values`` (a dict) in the observation, each key prefixed
         by ``observer``'s registered name when an observer is given.
-        Variables are stored without their graph."""
-        values = {key: _detach(value) for key, value in values.items()}
+        Variables are stored without their graph unless
+        ``config.keep_graph_on_report`` is set (DumpGraph sets it)."""
+        if not getattr(_config.config, "keep_graph_on_report", False):
+            values = {key: _detach(value) for key, value in values.items()}
+        else:
+            from kumo.autograd import computational_graph
+            for value in values.values():
+                if isinstance(value, Variable):
+                    computational_graph.capture(value)
         if observer is None:
             self.observation.update(values)
             return

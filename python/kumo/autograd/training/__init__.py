@@ -5,9 +5,9 @@ from kumo.autograd.training._extension import (PRIORITY_EDITOR, PRIORITY_READER,
 from kumo.autograd.training import triggers  # noqa: F401
 from kumo.autograd.training.triggers import get_trigger
 from kumo.autograd.training import updaters  # noqa: F401
-from kumo.autograd.training.updaters import StandardUpdater, Updater
+from kumo.autograd.training.updaters import ParallelUpdater, StandardUpdater, Updater
 from kumo.autograd.training._trainer import Trainer
 from kumo.autograd.training import extensions  # noqa: F401
 
 __all__ = ["Trainer", "Extension", "make_extension", "PRIORITY_WRITER", "PRIORITY_EDITOR", "PRIORITY_READER",
-           "Updater", "StandardUpdater", "get_trigger", "triggers", "updaters", "extensions"]
+           "Updater", "StandardUpdater", "ParallelUpdater", "get_trigger", "triggers", "updaters", "extensions"]

@@ -1,4 +1,5 @@
 """kumo.autograd.training.extensions: Chainer's ``chainer.training.extensions``."""
+from kumo.autograd.training.extensions._dump_graph import DumpGraph
 from kumo.autograd.training.extensions._evaluator import Evaluator
 from kumo.autograd.training.extensions._log_report import LogReport, PrintReport
 from kumo.autograd.training.extensions._observation import (FailOnNonNumber, MicroAverage, observe_lr,
@@ -13,4 +14,4 @@ from kumo.autograd.training.extensions._statistics import ParameterStatistics, V
 __all__ = ["Evaluator", "LogReport", "PrintReport", "ProgressBar", "snapshot", "snapshot_object", "observe_value",
            "observe_lr", "FailOnNonNumber", "MicroAverage", "ExponentialShift", "InverseShift", "LinearShift",
            "MultistepShift", "PolynomialShift", "StepShift", "WarmupShift", "PlotReport", "ParameterStatistics",
-           "VariableStatisticsPlot"]
+           "VariableStatisticsPlot", "DumpGraph"]
