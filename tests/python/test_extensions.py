@@ -541,3 +541,31 @@ def test_dump_graph_root_not_variable(tmp_path):
     trainer.extend(E.DumpGraph("v"))
     with pytest.raises(TypeError):
         trainer.run(show_loop_exception_msg=False)
+
+
+def test_thread_writer_snapshot(tmp_path):
+    trainer, model, _ = make_trainer(tmp_path, stop=(2, "epoch"))
+    writer = E.snapshot_writers.ThreadWriter()
+    trainer.extend(E.snapshot(writer=writer), trigger=(1, "epoch"))
+    trainer.run()
+    assert {"snapshot_iter_4", "snapshot_iter_8"} <= set(os.listdir(trainer.out))
+    with kumo.load(os.path.join(trainer.out, "snapshot_iter_8")) as f:
+        numpy.testing.assert_array_equal(kumo.asnumpy(f["updater/model:main/w"]), kumo.asnumpy(model.w.array))
+
+
+def test_unchain_variables_after_dump_graph(tmp_path):
+    trainer, _, _ = make_trainer(tmp_path, stop=(2, "iteration"))
+    calls = []
+    ext = E.unchain_variables()
+    trainer.extend(E.DumpGraph("main/loss"))
+    original = E.unchain_variables.__call__
+
+    def spy(self, tr):
+        calls.append(tr.updater.iteration)
+        original(self, tr)
+
+    ext.__class__ = type("Spy", (E.unchain_variables,), {"__call__": spy})
+    trainer.extend(ext)
+    trainer.run()
+    assert calls == [1]  # only after the iteration that kept the graph
+    assert E.dump_graph is E.DumpGraph

@@ -1,8 +1,6 @@
 """kumo.autograd.training.triggers: the firing patterns of Chainer 7's
 triggers (the expected iteration lists were checked against Chainer 7.8.1)."""
-import warnings
 
-import numpy
 import pytest
 
 from _train_standins import FakeTrainer

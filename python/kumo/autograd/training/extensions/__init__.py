@@ -1,5 +1,6 @@
 """kumo.autograd.training.extensions: Chainer's ``chainer.training.extensions``."""
-from kumo.autograd.training.extensions._dump_graph import DumpGraph
+from kumo.autograd.training.extensions import snapshot_writers  # noqa: F401
+from kumo.autograd.training.extensions._dump_graph import DumpGraph, unchain_variables
 from kumo.autograd.training.extensions._evaluator import Evaluator
 from kumo.autograd.training.extensions._log_report import LogReport, PrintReport
 from kumo.autograd.training.extensions._observation import (FailOnNonNumber, MicroAverage, observe_lr,
@@ -14,4 +15,6 @@ from kumo.autograd.training.extensions._statistics import ParameterStatistics, V
 __all__ = ["Evaluator", "LogReport", "PrintReport", "ProgressBar", "snapshot", "snapshot_object", "observe_value",
            "observe_lr", "FailOnNonNumber", "MicroAverage", "ExponentialShift", "InverseShift", "LinearShift",
            "MultistepShift", "PolynomialShift", "StepShift", "WarmupShift", "PlotReport", "ParameterStatistics",
-           "VariableStatisticsPlot", "DumpGraph"]
+           "VariableStatisticsPlot", "DumpGraph", "dump_graph", "unchain_variables", "snapshot_writers"]
+
+dump_graph = DumpGraph  # Chainer's old name

@@ -61,3 +61,27 @@ class DumpGraph(Extension):
     def serialize(self, serializer):
         self._original_flag = serializer("_original_flag", self._original_flag)
         self._flag_called = serializer("_flag_called", self._flag_called)
+
+
+class unchain_variables(Extension):
+    """Releases the graphs of the observed Variables after an iteration in
+    which ``config.keep_graph_on_report`` was set (as DumpGraph does), so
+    they do not keep memory alive."""
+
+    priority = 0
+
+    def __init__(self):
+        self._prev_flag = None
+
+    def initialize(self, trainer):
+        self._prev_flag = getattr(config, "keep_graph_on_report", False)
+
+    def trigger(self, trainer):
+        flag = self._prev_flag
+        self._prev_flag = getattr(config, "keep_graph_on_report", False)
+        return flag
+
+    def __call__(self, trainer):
+        for value in trainer.observation.values():
+            if isinstance(value, Variable):
+                value.unchain_backward()

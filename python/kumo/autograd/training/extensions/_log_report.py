@@ -1,28 +1,13 @@
 """LogReport and PrintReport."""
 import json
-import os
 import sys
-import tempfile
 import warnings
 
 from kumo.autograd import reporter
 from kumo.autograd import serializer as serializer_module
 from kumo.autograd.training._extension import Extension
+from kumo.autograd.training.extensions.snapshot_writers import write_atomically
 from kumo.autograd.training.triggers import get_trigger
-
-
-def write_atomically(outdir, name, write):
-    """Writes ``outdir/name`` through ``write(path)`` on a temporary file
-    that replaces it at the end, so a reader never sees a partial file."""
-    fd, tmp = tempfile.mkstemp(prefix="tmp" + os.path.basename(name), dir=outdir)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, os.path.join(outdir, name))
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 class LogReport(Extension):

@@ -3,28 +3,7 @@ import os
 
 from kumo.autograd.serializers import load_npz, save_npz, serialize
 from kumo.autograd.training._extension import Extension
-from kumo.autograd.training.extensions._log_report import write_atomically
-
-
-class SimpleWriter:
-    """Writes a snapshot with ``savefun(path, target)`` in the calling
-    thread, through a temporary file renamed at the end."""
-
-    def __init__(self, savefun=save_npz, **kwds):
-        self._savefun = savefun
-        self._kwds = kwds
-        self._post_save_hooks = []
-
-    def __call__(self, filename, outdir, target):
-        write_atomically(outdir, filename, lambda path: self._savefun(path, target, **self._kwds))
-        for hook in self._post_save_hooks:
-            hook()
-
-    def _add_cleanup_hook(self, hook):
-        self._post_save_hooks.append(hook)
-
-    def finalize(self):
-        pass
+from kumo.autograd.training.extensions.snapshot_writers import SimpleWriter
 
 
 def _snapshot_files(fmt, outdir):
