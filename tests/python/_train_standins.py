@@ -33,6 +33,8 @@ class Regressor:
         self.w.cleargrad()
 
     def to_device(self, device):
+        if device is not None:
+            self.w.array = kumo.asarray(self.w.array, device=device)
         return self
 
     def addgrads(self, other):

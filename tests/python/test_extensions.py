@@ -569,3 +569,12 @@ def test_unchain_variables_after_dump_graph(tmp_path):
     trainer.run()
     assert calls == [1]  # only after the iteration that kept the graph
     assert E.dump_graph is E.DumpGraph
+
+
+def test_evaluator_progress_bar(capsys):
+    data = regression_data(8)
+    ev = E.Evaluator(iterators.SerialIterator(data, 4, repeat=False, shuffle=False), Regressor(), progress_bar=True)
+    with reporter.Reporter().scope({}):
+        ev()
+    out = capsys.readouterr().out
+    assert out.count("validation [") == 2 and "100.00%" in out

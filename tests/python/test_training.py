@@ -301,3 +301,15 @@ def test_parallel_updater_needs_models_or_devices():
         training.ParallelUpdater(it, opt)
     with pytest.raises(KeyError):
         training.ParallelUpdater(it, opt, devices={"a": "cpu"})
+
+
+@pytest.mark.skipif(not kumo.cuda.is_available(), reason="needs a CUDA device")
+def test_updater_device_moves_model_and_batches(tmp_path):
+    host, model_host, _ = make_trainer(tmp_path / "h", stop=(6, "iteration"))
+    host.run()
+    dev, model_dev, _ = make_trainer(tmp_path / "d", stop=(6, "iteration"), device="cuda:0")
+    assert model_dev.w.array.device.type == "cuda"
+    dev.run()
+    assert dev.updater.device.type == "cuda"
+    numpy.testing.assert_allclose(kumo.asnumpy(model_dev.w.array), kumo.asnumpy(model_host.w.array), rtol=1e-5,
+                                  atol=1e-6)

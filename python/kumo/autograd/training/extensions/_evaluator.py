@@ -1,5 +1,8 @@
 """Evaluator: the validation pass of the trainer."""
 import copy
+import datetime
+import sys
+import time
 
 from kumo import autograd
 from kumo.autograd import reporter as reporter_module
@@ -73,6 +76,7 @@ class Evaluator(Extension):
         else:
             it = copy.copy(iterator)
         summary = reporter_module.DictSummary()
+        bar = _EvaluationBar(it) if self._progress_bar else None
         for batch in it:
             observation = {}
             with reporter_module.report_scope(observation):
@@ -85,6 +89,10 @@ class Evaluator(Extension):
                     else:
                         eval_func(in_arrays)
             summary.add(observation)
+            if bar is not None:
+                bar.update()
+        if bar is not None:
+            bar.close()
         return summary.compute_mean()
 
     def finalize(self):
@@ -92,3 +100,36 @@ class Evaluator(Extension):
             fin = getattr(it, "finalize", None)
             if fin is not None:
                 fin()
+
+
+class _EvaluationBar:
+    """The evaluation's progress through the iterator's epoch, redrawn in place."""
+
+    def __init__(self, iterator, bar_length=50, out=None):
+        if not (hasattr(iterator, "current_position") and hasattr(iterator, "epoch_detail")):
+            raise TypeError("Iterator must have the following attributes to enable a progress bar: "
+                            "current_position, epoch_detail")
+        self._it = iterator
+        self._bar_length = bar_length
+        self._out = sys.stdout if out is None else out
+        self._start = time.time()
+
+    def update(self):
+        position = self._it.current_position
+        rate = self._it.epoch_detail
+        if position == 0 and rate > 0:  # the last batch wrapped to the next epoch
+            rate = 1.0
+        marks = "#" * int(rate * self._bar_length)
+        span = time.time() - self._start
+        speed = position / span if span else float("inf")
+        left = (1.0 - rate) * span / rate if rate else 0.0
+        lines = ["validation [{}{}] {:6.2%}\n".format(marks, "." * (self._bar_length - len(marks)), rate),
+                 "{:10} iterations\n".format(position),
+                 "{:10.5g} iters/sec. Estimated time to finish: {}.\n".format(
+                     speed, datetime.timedelta(seconds=max(left, 0.0)))]
+        self._out.write("\x1b[J" + "".join(lines) + "\x1b[{:d}A".format(len(lines)))
+        self._out.flush()
+
+    def close(self):
+        self._out.write("\x1b[J")
+        self._out.flush()
