@@ -313,3 +313,57 @@ def test_updater_device_moves_model_and_batches(tmp_path):
     assert dev.updater.device.type == "cuda"
     numpy.testing.assert_allclose(kumo.asnumpy(model_dev.w.array), kumo.asnumpy(model_host.w.array), rtol=1e-5,
                                   atol=1e-6)
+
+
+# A run recorded with Chainer 7.8.1 (chainer.Link holding the same w, SGD(lr=0.05), the same data and
+# extensions): the LogReport entries (without elapsed_time) and the final parameter.
+_CHAINER_LOG = [
+    {"epoch": 1, "iteration": 7, "lr": 0.042499999999999996, "main/abs_error": 1.8752176931926183,
+     "main/loss": 5.27760078225817, "validation/main/abs_error": 1.6602278153101604,
+     "validation/main/loss": 4.219509919484456},
+    {"epoch": 2, "iteration": 14, "lr": 0.02975, "main/abs_error": 1.2440661447388786,
+     "main/loss": 1.969983628817967, "validation/main/abs_error": 1.2519312302271526,
+     "validation/main/loss": 2.258235732714335},
+]
+_CHAINER_W = [0.9377622008323669, 1.4042726755142212, 1.6349955797195435]
+
+
+def test_run_matches_chainer_reference(tmp_path):
+    rng = numpy.random.default_rng(1)
+    x = rng.standard_normal((24, 3)).astype(numpy.float32)
+    t = (x @ numpy.arange(1, 4, dtype=numpy.float32).reshape(3, 1)
+         + 0.01 * rng.standard_normal((24, 1))).astype(numpy.float32)
+    data = [(x[i], t[i]) for i in range(24)]
+    model = Regressor()
+    model.w.array[...] = kumo.asarray(numpy.random.default_rng(0).standard_normal((3, 1)).astype(numpy.float32))
+    opt = SGD(0.05).setup(model)
+    it = iterators.SerialIterator(data, 5, shuffle=False)
+    val = iterators.SerialIterator(data[:10], 4, repeat=False, shuffle=False)
+    trainer = training.Trainer(training.StandardUpdater(it, opt), (4, "epoch"), out=str(tmp_path))
+    trainer.extend(extensions.Evaluator(val, model))
+    trainer.extend(extensions.LogReport(trigger=(7, "iteration")))
+    trainer.extend(extensions.ExponentialShift("lr", 0.7), trigger=(1, "epoch"))
+    trainer.extend(extensions.observe_lr(), trigger=(3, "iteration"))
+    trainer.run()
+    log = trainer.get_extension("LogReport").log
+    assert len(log) == len(_CHAINER_LOG)
+    for got, want in zip(log, _CHAINER_LOG):
+        assert set(got) == set(want) | {"elapsed_time"}
+        for key, value in want.items():
+            assert got[key] == pytest.approx(value, rel=1e-5), key
+    numpy.testing.assert_allclose(kumo.asnumpy(model.w.array).ravel(), _CHAINER_W, rtol=1e-5)
+
+
+def test_updater_dicts_of_iterators_and_optimizers(tmp_path):
+    model = Regressor()
+    opt = SGD().setup(model)
+    main = iterators.SerialIterator(regression_data(8), 4, shuffle=False)
+    other = iterators.SerialIterator(regression_data(8), 2, shuffle=False)
+    updater = training.StandardUpdater({"main": main, "other": other}, {"main": opt})
+    assert updater.get_iterator("other") is other and updater.get_optimizer("main") is opt
+    assert updater.get_all_optimizers() == {"main": opt}
+    training.Trainer(updater, (1, "epoch"), out=str(tmp_path)).run()
+    assert updater.iteration == 2 and updater.epoch == 1 and updater.is_new_epoch
+    assert updater.epoch_detail == 1.0 and updater.previous_epoch_detail == 0.5
+    keys = serialize(updater)
+    assert "iterator:other/current_position" in keys
