@@ -172,3 +172,31 @@ def test_keep_graph_on_report_stores_the_variable():
         from kumo.autograd import computational_graph
         computational_graph.forget_captured()
     assert obs["y"] is y
+
+
+def test_summary_serialize_float_weights():
+    s = R.Summary()
+    s.add(1.0, weight=0.5)
+    s.add(3.0, weight=1.5)
+    ser = DictionarySerializer()
+    s.serialize(ser)
+    fresh = R.Summary()
+    fresh.serialize(NpzDeserializer(ser.target))
+    assert float(fresh.compute_mean()) == pytest.approx(2.5)
+    fresh.add(2.5, weight=2.0)
+    assert float(fresh.compute_mean()) == pytest.approx(2.5)
+
+
+def test_summary_missing_state_warns():
+    s = R.Summary()
+    s.add(2.0)
+    with pytest.warns(UserWarning):
+        s.serialize(NpzDeserializer({}))
+    assert s.compute_mean() == 2.0
+
+
+def test_summary_non_strict_load_keeps_state():
+    s = R.Summary()
+    s.add(2.0)
+    s.serialize(NpzDeserializer({}, strict=False))
+    assert s.compute_mean() == 2.0

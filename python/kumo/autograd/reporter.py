@@ -158,12 +158,21 @@ class Summary:
         return mean, xp.sqrt(var)
 
     def serialize(self, serializer):
+        if isinstance(serializer, serializer_module.Serializer):
+            serializer("_x", self._x)
+            serializer("_x2", self._x2)
+            serializer("_n", self._n)
+            return
+        # Loaded as stored (a float weight total must not be forced into
+        # the int a fresh Summary starts with).
         try:
-            self._x = serializer("_x", self._x)
-            self._x2 = serializer("_x2", self._x2)
-            self._n = serializer("_n", self._n)
+            x, x2, n = (serializer(key, None) for key in ("_x", "_x2", "_n"))
         except KeyError:
             warnings.warn("The previous statistics are not saved.")
+            return
+        if x is None or x2 is None or n is None:  # a non-strict load without them keeps the current state
+            return
+        self._x, self._x2, self._n = (v[()] if isinstance(v, numpy.ndarray) else v for v in (x, x2, n))
 
 
 def _is_scalar(v):
