@@ -578,3 +578,13 @@ def test_evaluator_progress_bar(capsys):
         ev()
     out = capsys.readouterr().out
     assert out.count("validation [") == 2 and "100.00%" in out
+
+
+def test_micro_average_serialize_float_sums():
+    m = E.MicroAverage("c", "t", "acc")
+    m._numerator, m._denominator = 2.5, 4
+    s = DictionarySerializer()
+    m.serialize(s)
+    fresh = E.MicroAverage("c", "t", "acc")
+    fresh.serialize(NpzDeserializer(s.target))
+    assert (float(fresh._numerator), int(fresh._denominator)) == (2.5, 4)

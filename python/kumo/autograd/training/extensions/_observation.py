@@ -1,6 +1,9 @@
 """observe_value / observe_lr, FailOnNonNumber and MicroAverage."""
+import numpy
+
 import kumo
 from kumo.autograd import reporter
+from kumo.autograd.serializer import Serializer
 from kumo.autograd.training._extension import PRIORITY_EDITOR, PRIORITY_WRITER, Extension, make_extension
 from kumo.autograd.training.triggers import get_trigger
 
@@ -64,5 +67,12 @@ class MicroAverage(Extension):
             reporter.report({self._result_key: result})
 
     def serialize(self, serializer):
-        self._numerator = serializer("_numerator", self._numerator)
-        self._denominator = serializer("_denominator", self._denominator)
+        if isinstance(serializer, Serializer):
+            serializer("_numerator", self._numerator)
+            serializer("_denominator", self._denominator)
+            return
+        # loaded as stored: the sums may be floats while a fresh one holds the int 0
+        for key in ("_numerator", "_denominator"):
+            value = serializer(key, None)
+            if value is not None:
+                setattr(self, key, value[()] if isinstance(value, numpy.ndarray) else value)
