@@ -29,6 +29,9 @@ def test_layout():
     assert training.StandardUpdater is training.updaters.StandardUpdater
     assert training.PRIORITY_WRITER > training.PRIORITY_EDITOR > training.PRIORITY_READER
     assert hasattr(training.extensions, "LogReport") and hasattr(training.triggers, "IntervalTrigger")
+    assert training.extension.Extension is training.Extension
+    assert training.trigger.get_trigger is training.util.get_trigger is training.get_trigger
+    assert training.updater.StandardUpdater is training.StandardUpdater
 
 
 def test_run_counts_and_out_dir(tmp_path):

@@ -11,3 +11,4 @@ from kumo.autograd.training import extensions  # noqa: F401
 
 __all__ = ["Trainer", "Extension", "make_extension", "PRIORITY_WRITER", "PRIORITY_EDITOR", "PRIORITY_READER",
            "Updater", "StandardUpdater", "ParallelUpdater", "get_trigger", "triggers", "updaters", "extensions"]
+from kumo.autograd.training import extension, trigger, updater, util  # noqa: E402,F401  Chainer's module paths
