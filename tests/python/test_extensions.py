@@ -588,3 +588,8 @@ def test_micro_average_serialize_float_sums():
     fresh = E.MicroAverage("c", "t", "acc")
     fresh.serialize(NpzDeserializer(s.target))
     assert (float(fresh._numerator), int(fresh._denominator)) == (2.5, 4)
+
+
+def test_evaluator_warns_on_repeating_iterator():
+    with pytest.warns(UserWarning, match="repeat"):
+        E.Evaluator(iterators.SerialIterator(regression_data(4), 2), Regressor())

@@ -73,12 +73,14 @@ def test_nested_reporters_innermost_is_current():
 def test_reported_variable_has_no_graph():
     x = autograd.Variable(kumo.asarray(numpy.array([1.0, 2.0], dtype=numpy.float32)))
     y = autograd.functions.sum(x * x)
+    y.name = "y"
     assert y.creator is not None
     obs = {}
     with R.Reporter().scope(obs):
         R.report({"y": y})
     assert isinstance(obs["y"], autograd.Variable)
     assert obs["y"].creator is None
+    assert obs["y"].name == y.name
     assert float(obs["y"].array) == 5.0
 
 

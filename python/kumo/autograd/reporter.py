@@ -37,7 +37,7 @@ def _detach(value):
     # A reported Variable keeps its value, not the graph that made it: a
     # shallow copy made without backprop holds the same array and no creator.
     if isinstance(value, Variable):
-        return Variable(value.array)
+        return Variable(value.array, requires_grad=value.requires_grad, name=value.name or None)
     return value
 
 

@@ -3,6 +3,7 @@ import copy
 import datetime
 import sys
 import time
+import warnings
 
 from kumo import autograd
 from kumo.autograd import reporter as reporter_module
@@ -31,6 +32,11 @@ class Evaluator(Extension):
         if not isinstance(target, dict):
             target = {"main": target}
         self._targets = target
+        for key, it in iterator.items():
+            if getattr(it, "repeat", False):
+                warnings.warn("The `repeat` property of the iterator {} is set to `True`. The evaluator sweeps over "
+                              "iterators until they stop, so this one may never stop and the evaluation may loop "
+                              "forever.".format(key))
         self.converter = converter
         self.device = get_device(device)
         self.eval_hook = eval_hook
