@@ -35,6 +35,7 @@ void bind_manipulation2(py::module_& m);
 void bind_statistics2(py::module_& m);
 void bind_special(py::module_& m);
 void bind_links(py::module_& m);  // bind_links.cpp (kumo.autograd.links)
+void bind_autograd_graph(py::module_& m);
 
 namespace {
 
@@ -136,6 +137,7 @@ PYBIND11_MODULE(_core, m) {
   bind_statistics2(m);
   bind_special(m);
   bind_links(m);
+  bind_autograd_graph(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

@@ -93,3 +93,4 @@ from kumo.autograd import serializer, serializers  # noqa: E402,F401
 from kumo.autograd import initializers, links, reporter  # noqa: E402,F401
 from kumo.autograd.links import Chain, ChainList, Link, Parameter, Sequential  # noqa: E402,F401
 from kumo.autograd.reporter import Reporter, report, report_scope  # noqa: E402,F401
+from kumo.autograd import reporter, training  # noqa: E402,F401

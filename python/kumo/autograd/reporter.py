@@ -1,9 +1,11 @@
-"""Reporting values during training (Chainer's ``chainer.reporter``).
+"""kumo.autograd.reporter: Chainer's ``chainer.reporter``.
 
-A Reporter collects named values into its ``observation`` dict while it is
-the current one (``with reporter:`` or ``reporter.scope(dict)``); code
-anywhere calls ``report({'loss': loss}, observer)`` and the value lands under
-'<observer's name>/loss'. Summary and DictSummary average reported scalars.
+A Reporter gathers named values ("observations") while a model runs. Links
+report their values with ``report({'loss': loss}, self)``; the reporter turns
+the link into the name it was registered under (``'main/loss'``). The trainer
+and the Evaluator make their reporter current around each step; outside any
+reporter ``report`` does nothing. Summary / DictSummary average the reported
+scalars over many steps (LogReport, Evaluator and the value triggers use them).
 """
 import collections
 import contextlib
@@ -14,36 +16,34 @@ import warnings
 import numpy
 
 import kumo
+from kumo.autograd import Variable
+from kumo.autograd import _config
+from kumo.autograd import serializer as serializer_module
 
+__all__ = ["Reporter", "get_current_reporter", "report", "report_scope", "Summary", "DictSummary"]
+
+# Each thread has its own stack of current reporters (the innermost is used).
 _local = threading.local()
 
 
 def _reporters():
-    stack = getattr(_local, "reporters", None)
+    stack = getattr(_local, "stack", None)
     if stack is None:
-        stack = _local.reporters = []
+        stack = _local.stack = []
     return stack
 
 
-def _is_variable(value):
-    from kumo.autograd import Variable
-
-    return isinstance(value, Variable)
-
-
-def _detached(value):
-    # A reported Variable is kept without its graph, so that the
-    # observation does not hold the whole computation alive.
-    if _is_variable(value):
-        from kumo.autograd import Variable
-
-        return Variable(value.array, requires_grad=False)
+def _detach(value):
+    # A reported Variable keeps its value, not the graph that made it: a
+    # shallow copy made without backprop holds the same array and no creator.
+    if isinstance(value, Variable):
+        return Variable(value.array, requires_grad=value.requires_grad, name=value.name or None)
     return value
 
 
 class Reporter:
-    """Collects observed values; ``add_observer(name, obj)`` names the
-    objects that report."""
+    """Collects reported values into ``observation`` (a dict), prefixing
+    each name with the name of the observer object it was reported for."""
 
     def __init__(self):
         self._observer_names = {}
@@ -57,7 +57,7 @@ class Reporter:
 
     @contextlib.contextmanager
     def scope(self, observation):
-        """Makes this reporter current, writing into ``observation``."""
+        """Makes this reporter current and writes to ``observation`` within the block."""
         old = self.observation
         self.observation = observation
         self.__enter__()
@@ -68,16 +68,26 @@ class Reporter:
             self.observation = old
 
     def add_observer(self, name, observer):
+        """Registers ``observer`` (told apart by identity) under ``name``."""
         self._observer_names[id(observer)] = name
 
     def add_observers(self, prefix, observers):
-        """Registers (name, observer) pairs as prefix + name (e.g. a link's
-        ``namedlinks(skipself=True)``)."""
+        """Registers each ``(name, observer)`` pair under ``prefix + name``."""
         for name, observer in observers:
             self._observer_names[id(observer)] = prefix + name
 
     def report(self, values, observer=None):
-        values = {k: _detached(v) for k, v in values.items()}
+        """Stores ``values`` (a dict) in the observation, each key prefixed
+        by ``observer``'s registered name when an observer is given.
+        Variables are stored without their graph unless
+        ``config.keep_graph_on_report`` is set (DumpGraph sets it)."""
+        if not getattr(_config.config, "keep_graph_on_report", False):
+            values = {key: _detach(value) for key, value in values.items()}
+        else:
+            from kumo.autograd import computational_graph
+            for value in values.values():
+                if isinstance(value, Variable):
+                    computational_graph.capture(value)
         if observer is None:
             self.observation.update(values)
             return
@@ -89,13 +99,12 @@ class Reporter:
 
 
 def get_current_reporter():
-    """The innermost current reporter of this thread."""
+    """The innermost current reporter (IndexError when there is none)."""
     return _reporters()[-1]
 
 
 def report(values, observer=None):
-    """Reports ``values`` (a dict) to the current reporter; nothing happens
-    when there is none."""
+    """Reports ``values`` to the current reporter; does nothing when no reporter is current."""
     stack = _reporters()
     if stack:
         stack[-1].report(values, observer)
@@ -103,7 +112,7 @@ def report(values, observer=None):
 
 @contextlib.contextmanager
 def report_scope(observation):
-    """Makes the current reporter write into ``observation`` for the block."""
+    """Sends what the current reporter receives to ``observation`` within the block."""
     current = _reporters()[-1]
     old = current.observation
     current.observation = observation
@@ -113,12 +122,16 @@ def report_scope(observation):
         current.observation = old
 
 
-def _device_of(value):
-    return kumo.Device(str(value.device)) if isinstance(value, kumo.ndarray) else kumo.Device("cpu")
+def _scalar(value):
+    """A reported scalar as a float accumulator term: kumo 0-d arrays are
+    kept on their device (no host round trip per step)."""
+    if isinstance(value, Variable):
+        value = value.array
+    return value
 
 
 class Summary:
-    """Weighted running mean and standard deviation of scalars."""
+    """Running weighted mean and standard deviation of scalars."""
 
     def __init__(self):
         self._x = 0.0
@@ -126,76 +139,76 @@ class Summary:
         self._n = 0
 
     def add(self, value, weight=1):
-        with _device_of(value):
-            self._x += weight * value
-            self._x2 += weight * value * value
-            self._n += weight
+        """Adds a scalar (Python/NumPy scalar or 0-d array) with ``weight``."""
+        value = _scalar(value)
+        weight = _scalar(weight)
+        self._x = self._x + weight * value
+        self._x2 = self._x2 + weight * value * value
+        self._n = self._n + weight
 
     def compute_mean(self):
-        with _device_of(self._x):
-            return self._x / self._n
+        """The weighted mean of what was added."""
+        return self._x / self._n
 
     def make_statistics(self):
-        """(mean, std)."""
-        with _device_of(self._x):
-            mean = self._x / self._n
-            var = self._x2 / self._n - mean * mean
-            std = kumo.sqrt(var) if isinstance(var, kumo.ndarray) else numpy.sqrt(var)
-            return mean, std
+        """``(mean, std)`` of what was added (std is the population one)."""
+        mean = self._x / self._n
+        var = self._x2 / self._n - mean * mean
+        xp = kumo if isinstance(var, kumo.ndarray) else numpy
+        return mean, xp.sqrt(var)
 
     def serialize(self, serializer):
+        if isinstance(serializer, serializer_module.Serializer):
+            serializer("_x", self._x)
+            serializer("_x2", self._x2)
+            serializer("_n", self._n)
+            return
+        # Loaded as stored (a float weight total must not be forced into
+        # the int a fresh Summary starts with).
         try:
-            self._x = serializer("_x", self._x)
-            self._x2 = serializer("_x2", self._x2)
-            self._n = serializer("_n", self._n)
+            x, x2, n = (serializer(key, None) for key in ("_x", "_x2", "_n"))
         except KeyError:
             warnings.warn("The previous statistics are not saved.")
+            return
+        if x is None or x2 is None or n is None:  # a non-strict load without them keeps the current state
+            return
+        self._x, self._x2, self._n = (v[()] if isinstance(v, numpy.ndarray) else v for v in (x, x2, n))
 
 
 def _is_scalar(v):
+    # numbers and 0-d arrays; strings (which numpy.isscalar accepts) are not summable
+    if isinstance(v, (str, bytes)):
+        return False
     return numpy.isscalar(v) or getattr(v, "ndim", -1) == 0
 
 
-def _is_writer(serializer):
-    """True for a serializer that saves (Chainer's Serializer), False for one
-    that loads. The base classes live in kumo.autograd.serializer (another
-    piece of the training package); without it the class name tells."""
-    try:
-        from kumo.autograd.serializer import Deserializer, Serializer
-    except ImportError:
-        Serializer = Deserializer = None
-    if Serializer is not None and isinstance(serializer, (Serializer, Deserializer)):
-        return isinstance(serializer, Serializer)
-    name = type(serializer).__name__
-    return "Deserializer" not in name and "Serializer" in name
-
-
 class DictSummary:
-    """Summaries of the scalars of reported dicts, by key; a value may be a
-    (value, weight) tuple. Non-scalars are skipped."""
+    """A Summary per key of dicts of scalars; other values are ignored. A
+    ``(value, weight)`` tuple adds ``value`` with that weight."""
 
     def __init__(self):
         self._summaries = collections.defaultdict(Summary)
 
     def add(self, d):
-        for k, v in d.items():
-            w = 1
-            if isinstance(v, tuple):
-                v, w = v[0], v[1]
-                if _is_variable(w):
-                    w = w.array
-                if not _is_scalar(w):
-                    raise ValueError("Given weight to {} was not scalar.".format(k))
-            if _is_variable(v):
-                v = v.array
-            if _is_scalar(v):
-                self._summaries[k].add(v, weight=w)
+        for key, value in d.items():
+            weight = 1
+            if isinstance(value, tuple):
+                value, weight = value[0], value[1]
+                if isinstance(weight, Variable):
+                    weight = weight.array
+                if not _is_scalar(weight):
+                    raise ValueError("Given weight to {} was not scalar.".format(key))
+            if isinstance(value, Variable):
+                value = value.array
+            if _is_scalar(value):
+                self._summaries[key].add(value, weight=weight)
 
     def compute_mean(self):
+        """A dict of each key's mean."""
         return {name: s.compute_mean() for name, s in self._summaries.items()}
 
     def make_statistics(self):
-        """{name: mean, name + '.std': std}."""
+        """A dict with each key's mean under ``key`` and its standard deviation under ``key + '.std'``."""
         stats = {}
         for name, s in self._summaries.items():
             mean, std = s.make_statistics()
@@ -204,20 +217,20 @@ class DictSummary:
         return stats
 
     def serialize(self, serializer):
-        if _is_writer(serializer):
+        # The names go in as one JSON string (Chainer's layout), each
+        # summary under its index.
+        if isinstance(serializer, serializer_module.Serializer):
             names = list(self._summaries.keys())
             serializer("_names", json.dumps(names))
-            for index, name in enumerate(names):
-                self._summaries[name].serialize(serializer["_summaries"][str(index)])
-        else:
-            self._summaries.clear()
-            try:
-                names = json.loads(serializer("_names", ""))
-            except KeyError:
-                warnings.warn("The names of statistics are not saved.")
-                return
-            for index, name in enumerate(names):
-                self._summaries[name].serialize(serializer["_summaries"][str(index)])
+            for i, name in enumerate(names):
+                self._summaries[name].serialize(serializer["_summaries"][str(i)])
+            return
+        self._summaries.clear()
+        try:
+            names = json.loads(str(serializer("_names", "")))
+        except KeyError:
+            warnings.warn("The names of statistics are not saved.")
+            return
+        for i, name in enumerate(names):
+            self._summaries[name].serialize(serializer["_summaries"][str(i)])
 
-
-__all__ = ["Reporter", "report", "report_scope", "get_current_reporter", "Summary", "DictSummary"]
