@@ -1076,24 +1076,6 @@ def test_pickle_link_with_state():
                                      _np(lstm(kumo.asarray(_rand(2, 3, seed=1)))))
 
 
-def test_dict_summary_serialize_round_trip():
-    class Writer(_DictSerializer):
-        pass
-
-    class Reader(_DictSerializer):
-        pass
-
-    Writer.__name__, Reader.__name__ = "DictionarySerializer", "NpzDeserializer"
-    s = reporter_module.DictSummary()
-    s.add({"a": 1.0, "b": 3.0})
-    s.add({"a": 2.0})
-    saved = {}
-    s.serialize(Writer(saved))
-    t = reporter_module.DictSummary()
-    t.serialize(Reader(saved, reading=True))
-    assert t.compute_mean() == pytest.approx({"a": 1.5, "b": 3.0})
-
-
 def test_device_objects_answer_chainer_questions():
     link = L.Linear(2, 3)
     for dev in (link.device, link.W.device, L.Linear(3).W.device):
