@@ -34,6 +34,7 @@ void bind_sorting(py::module_& m);
 void bind_manipulation2(py::module_& m);
 void bind_statistics2(py::module_& m);
 void bind_special(py::module_& m);
+void bind_optimizers(py::module_& m);
 
 namespace {
 
@@ -134,6 +135,7 @@ PYBIND11_MODULE(_core, m) {
   bind_manipulation2(m);
   bind_statistics2(m);
   bind_special(m);
+  bind_optimizers(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

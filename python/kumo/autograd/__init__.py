@@ -86,3 +86,5 @@ __all__ = ["Variable", "FunctionNode", "grad", "no_backprop_mode", "force_backpr
 from kumo.autograd._config import config, using_config  # noqa: E402
 
 __all__ += ["config", "using_config"]
+
+from kumo.autograd import optimizers, optimizer_hooks  # noqa: E402,F401  (fused optimizers, issue 11)
