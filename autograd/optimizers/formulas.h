@@ -42,13 +42,14 @@
   DEV inline void kumo_opt_rule3(T& p, T& g, T& m, T& v, T& vhat, const double* k) {                           \
     m += T(k[1]) * (g - m);                                                                                    \
     v += T(k[2]) * (g * g - v);                                                                                \
-    T vv = v;                                                                                                  \
-    if (k[6] != 0) {                                                                                           \
-      vhat = kumo_opt_max(vhat, v);                                                                            \
-      vv = vhat;                                                                                               \
-    }                                                                                                          \
-    T step = T(k[0]) / (sqrt(vv) + T(k[3]));                                                                   \
-    if (k[7] != 0) step = kumo_opt_min(kumo_opt_max(step, T(k[8])), T(k[9]));                                  \
+    /* Branch-free, so the host loop vectorises: without amsgrad s2 is a */                                    \
+    /* scratch value and the select keeps v; without adabound, step. */                                        \
+    const T vmax = kumo_opt_max(vhat, v);                                                                      \
+    vhat = vmax;                                                                                               \
+    const T vv = k[6] != 0 ? vmax : v;                                                                         \
+    const T raw = T(k[0]) / (sqrt(vv) + T(k[3]));                                                              \
+    const T clipped = kumo_opt_min(kumo_opt_max(raw, T(k[8])), T(k[9]));                                       \
+    const T step = k[7] != 0 ? clipped : raw;                                                                  \
     p -= T(k[4]) * (step * m + T(k[5]) * p);                                                                   \
   }                                                                                                            \
   /* 4 AdaGrad: k = {lr, eps}; s0 = h */                                                                       \
