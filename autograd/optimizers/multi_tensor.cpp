@@ -220,8 +220,11 @@ void multi_tensor_update(Rule rule, const std::vector<Array>& params, const std:
   // Operands the kernel can use directly are C-contiguous, of the params'
   // dtype and on their device; others go through a staged copy that is
   // written back afterwards (non-contiguous gradients, e.g. transposes).
-  std::vector<Array> ops[5];
-  std::vector<std::pair<Array, Array>> write_back;  // (staged, original)
+  // Base pointers only: an Array is large (inline shape and strides), and
+  // copying hundreds of them per step cost more than the update itself.
+  std::vector<char*> ops[5];
+  for (auto& v : ops) v.reserve(n);
+  std::vector<std::pair<Array, const Array*>> write_back;  // (staged, original)
   std::vector<int64_t> offsets(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
     const Array* src[5] = {&params[i], &grads[i], nullptr, nullptr, nullptr};
@@ -237,17 +240,17 @@ void multi_tensor_update(Rule rule, const std::vector<Array>& params, const std:
     }
     for (int o = 0; o < 5; ++o) {
       if (!src[o]) {
-        ops[o].emplace_back();
+        ops[o].push_back(nullptr);
         continue;
       }
       const Array& a = *src[o];
       if (a.dtype() == dtype && a.c_contiguous()) {
-        ops[o].push_back(a);
+        ops[o].push_back(a.data());
       } else {
         Array staged = kumo::astype(a, dtype, Casting::kUnsafe, true);
         if (!staged.c_contiguous()) staged = staged.copy(Order::kC);
-        ops[o].push_back(staged);
-        write_back.emplace_back(staged, a);
+        ops[o].push_back(staged.data());  // the memory outlives the vector's moves
+        write_back.emplace_back(std::move(staged), &a);
       }
     }
     offsets[i + 1] = offsets[i] + params[i].size();
@@ -259,15 +262,13 @@ void multi_tensor_update(Rule rule, const std::vector<Array>& params, const std:
     if (dtype == Dtype::kFloat32) {
       HostTable<float> t;
       for (int o = 0; o < 5; ++o)
-        for (size_t i = 0; i < n; ++i)
-          t.ptr[o].push_back(ops[o][i].defined() ? reinterpret_cast<float*>(ops[o][i].data()) : nullptr);
+        for (size_t i = 0; i < n; ++i) t.ptr[o].push_back(reinterpret_cast<float*>(ops[o][i]));
       t.offsets = offsets;
       host_dispatch<float>(rule, t, static_cast<int>(ns), k);
     } else {
       HostTable<double> t;
       for (int o = 0; o < 5; ++o)
-        for (size_t i = 0; i < n; ++i)
-          t.ptr[o].push_back(ops[o][i].defined() ? reinterpret_cast<double*>(ops[o][i].data()) : nullptr);
+        for (size_t i = 0; i < n; ++i) t.ptr[o].push_back(reinterpret_cast<double*>(ops[o][i]));
       t.offsets = offsets;
       host_dispatch<double>(rule, t, static_cast<int>(ns), k);
     }
@@ -276,7 +277,7 @@ void multi_tensor_update(Rule rule, const std::vector<Array>& params, const std:
     std::vector<int64_t> table(6 * n);
     for (size_t i = 0; i < n; ++i) {
       for (int o = 0; o < 5; ++o) {
-        table[6 * i + o] = ops[o][i].defined() ? static_cast<int64_t>(reinterpret_cast<intptr_t>(ops[o][i].data())) : 0;
+        table[6 * i + o] = static_cast<int64_t>(reinterpret_cast<intptr_t>(ops[o][i]));
       }
       table[6 * i + 5] = offsets[i];
     }
@@ -297,7 +298,7 @@ void multi_tensor_update(Rule rule, const std::vector<Array>& params, const std:
     const int64_t grid = std::min<int64_t>((offsets[n] + block - 1) / block, 65535);
     kernels::launch_cuda(device, fn, args, static_cast<unsigned>(grid), static_cast<unsigned>(block));
   }
-  for (auto& [staged, original] : write_back) kumo::copyto(original, staged, Casting::kUnsafe);
+  for (auto& [staged, original] : write_back) kumo::copyto(*original, staged, Casting::kUnsafe);
 }
 
 double multi_tensor_sum_squares(const std::vector<Array>& arrays) {
@@ -313,10 +314,18 @@ double multi_tensor_sum_squares(const std::vector<Array>& arrays) {
     }
     return total;
   }
-  std::vector<Array> contiguous;
+  std::vector<Array> copies;  // contiguous copies of strided inputs
+  std::vector<const char*> base;
+  std::vector<bool> is_f32;
   std::vector<int64_t> offsets{0};
   for (const auto& a : arrays) {
-    contiguous.push_back(a.c_contiguous() ? a : a.copy(Order::kC));
+    if (a.c_contiguous()) {
+      base.push_back(a.data());
+    } else {
+      copies.push_back(a.copy(Order::kC));
+      base.push_back(copies.back().data());
+    }
+    is_f32.push_back(a.dtype() == Dtype::kFloat32);
     offsets.push_back(offsets.back() + a.size());
   }
   const int64_t total = offsets.back();
@@ -333,12 +342,11 @@ double multi_tensor_sum_squares(const std::vector<Array>& arrays) {
       while (b < e) {
         const int64_t end = std::min(e, offsets[i + 1]);
         const int64_t off = b - offsets[i];
-        const char* base = contiguous[i].data();
-        if (contiguous[i].dtype() == Dtype::kFloat32) {
-          const float* x = reinterpret_cast<const float*>(base) + off;
+        if (is_f32[i]) {
+          const float* x = reinterpret_cast<const float*>(base[i]) + off;
           for (int64_t j = 0; j < end - b; ++j) acc += static_cast<double>(x[j]) * x[j];
         } else {
-          const double* x = reinterpret_cast<const double*>(base) + off;
+          const double* x = reinterpret_cast<const double*>(base[i]) + off;
           for (int64_t j = 0; j < end - b; ++j) acc += x[j] * x[j];
         }
         b = end;
