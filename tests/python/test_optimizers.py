@@ -608,3 +608,54 @@ def test_engine_empty_and_many_tensors():
 def test_engine_cuda_sources_are_generated():
     src = _core.optimizers.cuda_source(3, "float32")
     assert "kumo_opt_r3_float" in src and "kumo_opt_rule3" in src
+
+
+def test_one_launch_per_group(monkeypatch):
+    from kumo.autograd.optimizers import _base
+    calls = []
+    real = _base._engine.multi_tensor_update
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(_core.optimizers, name)
+
+        def multi_tensor_update(self, *args):
+            calls.append(args[0])
+            return real(*args)
+
+    monkeypatch.setattr(_base, "_engine", Spy())
+    opt = O.Adam()
+    params = _setup(opt, *[numpy.ones(n) for n in (1, 2, 3, 4, 5)])
+    for _ in range(3):
+        for p in params:
+            p.grad = kumo.ones_like(p.array)
+        calls.clear()
+        opt.update()
+        assert calls == [3]  # every parameter in one Adam launch
+
+
+def test_mixed_dtypes_form_one_group_each(monkeypatch):
+    from kumo.autograd.optimizers import _base
+    calls = []
+    real = _base._engine.multi_tensor_update
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(_core.optimizers, name)
+
+        def multi_tensor_update(self, *args):
+            calls.append(args[0])
+            return real(*args)
+
+    monkeypatch.setattr(_base, "_engine", Spy())
+    opt = O.MomentumSGD(lr=0.5, momentum=0.0)
+    a = Param(kumo.ones(3, dtype=kumo.float32))
+    b = Param(kumo.ones(2, dtype=kumo.float64))
+    c = Param(kumo.ones(4, dtype=kumo.float32))
+    opt.setup(Link(a=a, b=b, c=c))
+    for p in (a, b, c):
+        p.grad = kumo.ones_like(p.array)
+    opt.update()
+    assert calls == [1, 1]
+    for p in (a, b, c):
+        numpy.testing.assert_allclose(kumo.asnumpy(p.array), 0.5)
