@@ -355,7 +355,8 @@ class Optimizer:
                                    "Fix the updater to set optimizer.use_auto_new_epoch = True.")
         elif self.use_auto_new_epoch:
             raise RuntimeError("duplicated new_epoch with the updater.\n"
-                               "Pass auto_new_epoch=False to the updater or stop calling new_epoch outside the updater.")
+                               "Pass auto_new_epoch=False to the updater or stop calling new_epoch "
+                               "outside the updater.")
         self.epoch += 1
 
     def _check_set_up(self):
