@@ -659,3 +659,18 @@ def test_mixed_dtypes_form_one_group_each(monkeypatch):
     assert calls == [1, 1]
     for p in (a, b, c):
         numpy.testing.assert_allclose(kumo.asnumpy(p.array), 0.5)
+
+
+def test_lazily_initialized_param_joins_after_initialization():
+    opt = O.SGD(lr=0.5)
+    a = Param(kumo.ones(2))
+    b = Param(None)  # uninitialized, as a link's parameter before its first forward
+    opt.setup(Link(a=a, b=b))
+    a.grad = kumo.ones(2)
+    opt.update()
+    assert b.array is None and b.grad is None
+    b.array = kumo.ones(3)
+    a.grad, b.grad = kumo.ones(2), kumo.ones(3)
+    opt.update()
+    numpy.testing.assert_allclose(kumo.asnumpy(a.array), 0.0)
+    numpy.testing.assert_allclose(kumo.asnumpy(b.array), 0.5)

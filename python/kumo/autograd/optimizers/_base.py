@@ -269,6 +269,14 @@ class UpdateRule:
 
 
 def _is_deserializer(serializer):
+    try:  # Chainer's base classes, where kumo has them
+        from kumo.autograd import serializer as _serializer_module
+        if isinstance(serializer, _serializer_module.Deserializer):
+            return True
+        if isinstance(serializer, _serializer_module.Serializer):
+            return False
+    except (ImportError, AttributeError):
+        pass
     flag = getattr(serializer, "is_deserializer", None)
     if flag is not None:
         return bool(flag)
@@ -464,6 +472,7 @@ class GradientMethod(Optimizer):
         self._groups_key = None
         self._groups = None
         self._fallback = None
+        self._uninitialized = []
 
     def setup(self, link):
         super().setup(link)
@@ -569,15 +578,20 @@ class GradientMethod(Optimizer):
 
     def _fused_groups(self, params):
         key = (tuple(map(id, params)), _version[0])
-        if key == self._groups_key:
+        # A parameter initialised lazily (at the first forward) joins its group then.
+        if key == self._groups_key and all(p.array is None for p in self._uninitialized):
             return self._groups, self._fallback
         groups = collections.OrderedDict()
         fallback = []
+        self._uninitialized = []
         for p in params:
             rule = getattr(p, "update_rule", None)
             if rule is None:
                 continue
-            if not rule.enabled or p.array is None:
+            if p.array is None:
+                self._uninitialized.append(p)
+                continue
+            if not rule.enabled:
                 continue
             if (rule._rule is None or type(rule).update_core is not UpdateRule.update_core
                     or type(rule).update is not UpdateRule.update or rule._hookable.hooks("pre")
