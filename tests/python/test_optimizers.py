@@ -674,3 +674,50 @@ def test_lazily_initialized_param_joins_after_initialization():
     opt.update()
     numpy.testing.assert_allclose(kumo.asnumpy(a.array), 0.0)
     numpy.testing.assert_allclose(kumo.asnumpy(b.array), 0.5)
+
+
+# -- with kumo's own links and serializers, where this tree has them ---------------------------------------------------
+
+def _links():
+    try:
+        from kumo.autograd import links
+        return links
+    except ImportError:
+        pytest.skip("kumo.autograd.links is not in this tree")
+
+
+def test_trains_kumo_linear_classifier():
+    L = _links()
+    rng = numpy.random.default_rng(0)
+    x = rng.standard_normal((100, 2)).astype(numpy.float32)
+    t = (x[:, 0] + x[:, 1] > 0).astype(numpy.int32)
+    model = L.Classifier(L.Linear(2, 2))
+    opt = O.MomentumSGD(lr=0.5)
+    opt.setup(model)
+    opt.add_hook(H.WeightDecay(1e-4))
+    xv, tv = kumo.asarray(x), kumo.asarray(t)
+    for _ in range(100):
+        opt.update(model, xv, tv)
+    assert float(kumo.asnumpy(model.accuracy.array)) > 0.95
+    assert opt.t == 100
+
+
+def test_npz_round_trip_with_kumo_serializers(tmp_path):
+    L = _links()
+    from kumo.autograd import serializers as S
+    model = L.Linear(3, 2)
+    opt = O.Adam()
+    opt.setup(model)
+    for p in model.params():
+        p.grad = kumo.ones_like(p.array)
+    opt.update()
+    S.save_npz(str(tmp_path / "opt.npz"), opt)
+    with numpy.load(str(tmp_path / "opt.npz")) as f:
+        keys = set(f.keys())
+    assert {"t", "epoch", "W/t", "W/m", "W/v", "b/m"} <= keys
+    opt2 = O.Adam()
+    opt2.setup(L.Linear(3, 2))
+    S.load_npz(str(tmp_path / "opt.npz"), opt2)
+    assert opt2.t == 1
+    numpy.testing.assert_allclose(kumo.asnumpy(opt2.target.W.update_rule.state["m"]),
+                                  kumo.asnumpy(model.W.update_rule.state["m"]))
