@@ -36,6 +36,7 @@ void bind_statistics2(py::module_& m);
 void bind_special(py::module_& m);
 void bind_links(py::module_& m);  // bind_links.cpp (kumo.autograd.links)
 void bind_autograd_graph(py::module_& m);
+void bind_optimizers(py::module_& m);
 
 namespace {
 
@@ -138,6 +139,7 @@ PYBIND11_MODULE(_core, m) {
   bind_special(m);
   bind_links(m);
   bind_autograd_graph(m);
+  bind_optimizers(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

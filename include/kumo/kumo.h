@@ -48,3 +48,4 @@
 #include "random/generator.h"
 #include "autograd/autograd.h"
 #include "routines/special.h"
+#include "autograd/optimizers/optimizer.h"

@@ -94,3 +94,5 @@ from kumo.autograd import initializers, links, reporter  # noqa: E402,F401
 from kumo.autograd.links import Chain, ChainList, Link, Parameter, Sequential  # noqa: E402,F401
 from kumo.autograd.reporter import Reporter, report, report_scope  # noqa: E402,F401
 from kumo.autograd import reporter, training  # noqa: E402,F401
+
+from kumo.autograd import optimizers, optimizer_hooks  # noqa: E402,F401  (fused optimizers, issue 11)
