@@ -28,7 +28,9 @@ def restore(stored, value, key):
     if is_none(stored):
         return None
     if value is None:
-        return stored
+        # What Chainer's deserializers give for an unset value: a NumPy array
+        # (code written for Chainer tests isinstance(v, numpy.ndarray)).
+        return kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else stored
     target = value.array if isinstance(value, Variable) else value
     if isinstance(target, kumo.ndarray):
         data = kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else numpy.asarray(stored)
