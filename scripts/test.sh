@@ -56,7 +56,17 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=O
   # The downstream test links an uninstrumented program against the
   # installed (here instrumented) libkumo, which ASan cannot run; it runs in
   # the release pass above.
-  run_ctest build-asan -E downstream_find_package
+  if ! run_ctest build-asan -E downstream_find_package; then
+    # LeakSanitizer's own tracer thread occasionally crashes at a test's
+    # exit on a loaded machine ("Tracer caught signal 11 ... LeakSanitizer
+    # has encountered a fatal error"; seen once in 639 tests, never on a
+    # rerun): a sanitizer fault, not the test's. Only then are the failed
+    # tests run once more; a real failure fails again.
+    grep -q "LeakSanitizer has encountered a fatal error" build-asan/ctest.log || exit 1
+    echo "[test] LeakSanitizer's tracer crashed; running the failed tests again"
+    cp build-asan/ctest.log build-asan/ctest-first.log
+    run_ctest build-asan --rerun-failed -E downstream_find_package
+  fi
   ./build-asan/example_basic >/dev/null
 )
 
