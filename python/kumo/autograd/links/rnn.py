@@ -292,7 +292,8 @@ class NStepRNNBase(ChainList):
 
     @property
     def n_cells(self):
-        return NotImplementedError
+        # Abstract: each NStep link says how many state arrays it carries.
+        raise NotImplementedError("%s must define n_cells" % type(self).__name__)
 
     def forward(self, hx, xs, **kwargs):
         (hy,), ys = self._call([hx], xs, **kwargs)
