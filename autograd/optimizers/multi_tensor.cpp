@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "autograd/optimizers/formulas.h"
+#include "autograd/optimizers/host_pieces.h"
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
@@ -22,11 +23,6 @@ namespace kumo {
 namespace autograd {
 namespace optimizers {
 
-namespace host_formulas {
-using std::sqrt;
-KUMO_OPT_FORMULAS()
-}  // namespace host_formulas
-
 namespace {
 
 #define KUMO_OPT_STR2(...) #__VA_ARGS__
@@ -38,28 +34,6 @@ const char* const kCudaFormulas = KUMO_OPT_STR(KUMO_OPT_FORMULAS(__device__));
 // enough that two cores share a 10^7-element update evenly.
 constexpr int64_t kBlock = 1 << 15;
 
-// Calls formula R on one element. The rule number is a template argument so
-// each (rule, state count) gets its own tight loop.
-template <int R, typename T>
-inline void apply_formula(T& p, T& g, T& s0, T& s1, T& s2, const double* k) {
-  using namespace host_formulas;
-  if constexpr (R == 0) kumo_opt_rule0(p, g, s0, s1, s2, k);
-  if constexpr (R == 1) kumo_opt_rule1(p, g, s0, s1, s2, k);
-  if constexpr (R == 2) kumo_opt_rule2(p, g, s0, s1, s2, k);
-  if constexpr (R == 3) kumo_opt_rule3(p, g, s0, s1, s2, k);
-  if constexpr (R == 4) kumo_opt_rule4(p, g, s0, s1, s2, k);
-  if constexpr (R == 5) kumo_opt_rule5(p, g, s0, s1, s2, k);
-  if constexpr (R == 6) kumo_opt_rule6(p, g, s0, s1, s2, k);
-  if constexpr (R == 7) kumo_opt_rule7(p, g, s0, s1, s2, k);
-  if constexpr (R == 8) kumo_opt_rule8(p, g, s0, s1, s2, k);
-  if constexpr (R == 9) kumo_opt_rule9(p, g, s0, s1, s2, k);
-  if constexpr (R == 10) kumo_opt_rule10(p, g, s0, s1, s2, k);
-  if constexpr (R == 11) kumo_opt_rule11(p, g, s0, s1, s2, k);
-  if constexpr (R == 12) kumo_opt_rule12(p, g, s0, s1, s2, k);
-  if constexpr (R == 13) kumo_opt_rule13(p, g, s0, s1, s2, k);
-  if constexpr (R == 14) kumo_opt_rule14(p, g, s0, s1, s2, k);
-}
-
 // The host view of one launch: per-tensor base pointers and start offsets
 // into the concatenated element range (offsets has n + 1 entries).
 template <typename T>
@@ -68,17 +42,10 @@ struct HostTable {
   std::vector<int64_t> offsets;
 };
 
-template <typename T, int R, int NS>
-void host_piece(T* __restrict p, T* __restrict g, T* __restrict s0, T* __restrict s1, T* __restrict s2, int64_t n,
-                const double* k) {
-  T d0 = 0, d1 = 0, d2 = 0;  // stand-ins for states the rule does not use
-  for (int64_t j = 0; j < n; ++j) {
-    apply_formula<R, T>(p[j], g[j], NS > 0 ? s0[j] : d0, NS > 1 ? s1[j] : d1, NS > 2 ? s2[j] : d2, k);
-  }
-}
-
-template <typename T, int R, int NS>
-void host_run(const HostTable<T>& t, const double* k) {
+// Runs `piece` (the loop for this rule, state count and type, built for the
+// CPU's widest instruction set) over the concatenated range in parallel blocks.
+template <typename T>
+void host_run(const HostTable<T>& t, HostPieceFn<T> piece, const double* k) {
   const int64_t total = t.offsets.back();
   const int64_t nblocks = (total + kBlock - 1) / kBlock;
   parallel_for(nblocks, 1, [&](int64_t bb, int64_t be) {
@@ -89,52 +56,11 @@ void host_run(const HostTable<T>& t, const double* k) {
       const int64_t end = std::min(e, t.offsets[i + 1]);
       const int64_t off = b - t.offsets[i];
       auto at = [&](int s) { return t.ptr[s][i] ? t.ptr[s][i] + off : nullptr; };
-      host_piece<T, R, NS>(at(0), at(1), at(2), at(3), at(4), end - b, k);
+      piece(at(0), at(1), at(2), at(3), at(4), end - b, k);
       b = end;
       ++i;
     }
   });
-}
-
-template <typename T, int R>
-void host_dispatch_ns(const HostTable<T>& t, int ns, const double* k) {
-  switch (ns) {
-    case 0:
-      return host_run<T, R, 0>(t, k);
-    case 1:
-      return host_run<T, R, 1>(t, k);
-    case 2:
-      return host_run<T, R, 2>(t, k);
-    default:
-      return host_run<T, R, 3>(t, k);
-  }
-}
-
-template <typename T>
-void host_dispatch(Rule rule, const HostTable<T>& t, int ns, const double* k) {
-  switch (static_cast<int>(rule)) {
-#define KUMO_OPT_CASE(R) \
-  case R:                \
-    return host_dispatch_ns<T, R>(t, ns, k);
-    KUMO_OPT_CASE(0)
-    KUMO_OPT_CASE(1)
-    KUMO_OPT_CASE(2)
-    KUMO_OPT_CASE(3)
-    KUMO_OPT_CASE(4)
-    KUMO_OPT_CASE(5)
-    KUMO_OPT_CASE(6)
-    KUMO_OPT_CASE(7)
-    KUMO_OPT_CASE(8)
-    KUMO_OPT_CASE(9)
-    KUMO_OPT_CASE(10)
-    KUMO_OPT_CASE(11)
-    KUMO_OPT_CASE(12)
-    KUMO_OPT_CASE(13)
-    KUMO_OPT_CASE(14)
-#undef KUMO_OPT_CASE
-    default:
-      throw ValueError("unknown optimizer rule " + std::to_string(static_cast<int>(rule)));
-  }
 }
 
 const char* ctype(Dtype dtype) { return dtype == Dtype::kFloat32 ? "float" : "double"; }
@@ -264,13 +190,13 @@ void multi_tensor_update(Rule rule, const std::vector<Array>& params, const std:
       for (int o = 0; o < 5; ++o)
         for (size_t i = 0; i < n; ++i) t.ptr[o].push_back(reinterpret_cast<float*>(ops[o][i]));
       t.offsets = offsets;
-      host_dispatch<float>(rule, t, static_cast<int>(ns), k);
+      host_run<float>(t, host_piece_table().f32[r][ns], k);
     } else {
       HostTable<double> t;
       for (int o = 0; o < 5; ++o)
         for (size_t i = 0; i < n; ++i) t.ptr[o].push_back(reinterpret_cast<double*>(ops[o][i]));
       t.offsets = offsets;
-      host_dispatch<double>(rule, t, static_cast<int>(ns), k);
+      host_run<double>(t, host_piece_table().f64[r][ns], k);
     }
   } else {
     // The pointer table goes to the device once per launch (6 words a tensor).

@@ -1,0 +1,22 @@
+// The update loops built for AVX512 (CMake compiles this file with the matching
+// -m flags and defines KUMO_OPT_BUILD_AVX512 on x86-64; elsewhere it is empty).
+#include "autograd/optimizers/host_pieces.h"
+
+#if defined(KUMO_OPT_BUILD_AVX512)
+#define KUMO_OPT_ISA isa_avx512
+#include "autograd/optimizers/host_pieces.inc"
+#endif
+
+namespace kumo {
+namespace autograd {
+namespace optimizers {
+namespace detail {
+#if defined(KUMO_OPT_BUILD_AVX512)
+const HostPieceTable* host_pieces_avx512() { return isa_avx512::table("avx512"); }
+#else
+const HostPieceTable* host_pieces_avx512() { return nullptr; }
+#endif
+}  // namespace detail
+}  // namespace optimizers
+}  // namespace autograd
+}  // namespace kumo
