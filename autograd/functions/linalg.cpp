@@ -7,8 +7,11 @@
 #include "autograd/function_node.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
+#include "core/dtype.h"
 #include "core/errors.h"
 #include "linalg/products.h"
+#include "routines/elementwise.h"
+#include "routines/manipulation.h"
 
 namespace kumo {
 namespace autograd {
@@ -55,6 +58,42 @@ class MatMul : public FunctionNode {
   }
 };
 
+// Chainer's LinearFunction: y = x W^T (+ b) as one node. Its weight gradient
+// gy^T x comes out C-contiguous in W's own (out, in) layout, so the fused
+// optimizer updates it in place; as a MatMul of a transposed W it was a
+// transposed view that the optimizer had to copy in and back every step.
+// The bias is added into the product in place.
+class LinearFunction : public FunctionNode {
+ public:
+  std::string label() const override { return "LinearFunction"; }
+  std::vector<Array> forward(const std::vector<Array>& in) override {
+    retain_inputs({0, 1});
+    Array y = kumo::matmul(in[0], kumo::transpose(in[1]));
+    if (in.size() == 3) {
+      if (promote_types(y.dtype(), in[2].dtype()) == y.dtype()) {
+        kumo::add(y, in[2], y);
+      } else {
+        y = kumo::add(y, in[2]);
+      }
+    }
+    return {y};
+  }
+  std::vector<Variable> backward(const std::vector<size_t>& targets, const std::vector<Variable>& gy) override {
+    std::vector<Variable> x = get_retained_inputs();
+    std::vector<Variable> gx;
+    for (size_t i : targets) {
+      if (i == 0) {
+        gx.push_back(matmul(gy[0], x[1]));
+      } else if (i == 1) {
+        gx.push_back(matmul(transpose(gy[0]), x[0]));
+      } else {
+        gx.push_back(sum(gy[0], Axes{0}));
+      }
+    }
+    return gx;
+  }
+};
+
 }  // namespace
 
 Variable matmul(const Variable& a, const Variable& b) {
@@ -65,8 +104,13 @@ Variable matmul(const Variable& a, const Variable& b) {
 Variable linear(const Variable& x, const Variable& W, const Variable& b) {
   if (W.ndim() != 2) throw ValueError("linear: W must be 2-d (out, in), got shape " + W.shape().to_string());
   Variable x2 = x.ndim() == 2 ? x : reshape(x, Shape{x.ndim() ? x.shape()[0] : 1, -1});
-  Variable y = matmul(x2, transpose(W));
-  return b.defined() ? y + b : y;
+  if (x2.shape()[1] != W.shape()[1]) {
+    throw ValueError("linear: x has " + std::to_string(x2.shape()[1]) + " features per example but W expects " +
+                     std::to_string(W.shape()[1]) + " (W has shape " + W.shape().to_string() + ")");
+  }
+  if (!b.defined()) return apply(std::make_shared<LinearFunction>(), {x2, W})[0];
+  if (b.ndim() == 1 && b.shape()[0] == W.shape()[0]) return apply(std::make_shared<LinearFunction>(), {x2, W, b})[0];
+  return matmul(x2, transpose(W)) + b;  // a bias of another shape broadcasts as NumPy would
 }
 
 }  // namespace autograd

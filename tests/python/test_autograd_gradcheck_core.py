@@ -126,6 +126,34 @@ def test_linear_first_and_second_derivatives(batch):
                                                                     _data((2,), 23)))
 
 
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_linear_is_one_node_with_a_contiguous_weight_gradient(with_bias):
+    # The fused optimizer updates a C-contiguous gradient in place; a
+    # transposed view would cost a copy in and back every step.
+    x = kumo.autograd.Variable(kumo.asarray(_data((4, 3), 29)))
+    W = kumo.autograd.Variable(kumo.asarray(_data((2, 3), 30)))
+    b = kumo.autograd.Variable(kumo.asarray(_data((2,), 31))) if with_bias else None
+    y = F.linear(x, W, b)
+    assert y.creator.label == "LinearFunction"
+    F.sum(y * y).backward()
+    assert W.grad.flags.c_contiguous
+    expected = 2 * kumo.asnumpy(y.array).T @ kumo.asnumpy(x.array)
+    numpy.testing.assert_allclose(kumo.asnumpy(W.grad), expected, rtol=1e-6)
+
+
+def test_linear_with_a_broadcast_bias_still_adds_it():
+    x, W = kumo.asarray(_data((4, 3), 32)), kumo.asarray(_data((2, 3), 33))
+    b = kumo.asarray(_data((1, 2), 34))
+    y = F.linear(x, W, b)
+    numpy.testing.assert_allclose(kumo.asnumpy(y.array), kumo.asnumpy(x) @ kumo.asnumpy(W).T + kumo.asnumpy(b),
+                                  rtol=1e-6)
+
+
+def test_linear_rejects_mismatched_features():
+    with pytest.raises(ValueError, match="features"):
+        F.linear(kumo.ones((4, 3)), kumo.ones((2, 5)))
+
+
 @pytest.mark.parametrize("batch", [1, 5])
 def test_losses_first_and_second_derivatives(batch):
     x = kumo.asarray(_data((batch, 4), 24))
