@@ -12,27 +12,6 @@
 namespace kumo {
 namespace {
 
-std::string vec_str(const std::vector<int64_t>& v) {
-  std::string s = "(";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + (v.size() == 1 ? ",)" : ")");
-}
-
-// One entry per spatial axis from Chainer's int-or-tuple parameters.
-std::vector<int64_t> per_axis(const char* who, const char* what, const std::vector<int64_t>& v, size_t nd, int64_t dflt,
-                              int64_t lo) {
-  std::vector<int64_t> out = v.empty()       ? std::vector<int64_t>(nd, dflt)
-                             : v.size() == 1 ? std::vector<int64_t>(nd, v[0])
-                                             : v;
-  if (out.size() != nd)
-    throw ValueError(std::string(who) + ": " + what + " must be an int or have " + std::to_string(nd) +
-                     " entries, got " + vec_str(v));
-  for (int64_t e : out)
-    if (e < lo)
-      throw ValueError(std::string(who) + ": " + what + " must be >= " + std::to_string(lo) + ", got " + vec_str(v));
-  return out;
-}
-
 int64_t prod(const std::vector<int64_t>& v) {
   int64_t p = 1;
   for (int64_t e : v) p *= e;
@@ -89,6 +68,27 @@ Array patches(const Array& x, const ConvGeometry& g) {
 
 }  // namespace
 
+std::string conv_tuple_str(const std::vector<int64_t>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + (v.size() == 1 ? ",)" : ")");
+}
+
+std::vector<int64_t> conv_per_axis(const char* who, const char* what, const std::vector<int64_t>& v, size_t nd,
+                                   int64_t dflt, int64_t lo) {
+  std::vector<int64_t> out = v.empty()       ? std::vector<int64_t>(nd, dflt)
+                             : v.size() == 1 ? std::vector<int64_t>(nd, v[0])
+                                             : v;
+  if (out.size() != nd)
+    throw ValueError(std::string(who) + ": " + what + " must be an int or have " + std::to_string(nd) +
+                     " entries, got " + conv_tuple_str(v));
+  for (int64_t e : out)
+    if (e < lo)
+      throw ValueError(std::string(who) + ": " + what + " must be >= " + std::to_string(lo) + ", got " +
+                       conv_tuple_str(v));
+  return out;
+}
+
 ConvGeometry conv_geometry(const Shape& x_shape, const Shape& w_shape, const std::vector<int64_t>& stride,
                            const std::vector<int64_t>& pad, const std::vector<int64_t>& dilate, int64_t groups,
                            bool cover_all, const char* who) {
@@ -99,9 +99,9 @@ ConvGeometry conv_geometry(const Shape& x_shape, const Shape& w_shape, const std
                      "), got shape " + w_shape.to_string());
   const size_t nd = x_shape.size() - 2;
   ConvGeometry g;
-  g.stride = per_axis(who, "stride", stride, nd, 1, 1);
-  g.pad_lo = per_axis(who, "pad", pad, nd, 0, 0);
-  g.dilate = per_axis(who, "dilate", dilate, nd, 1, 1);
+  g.stride = conv_per_axis(who, "stride", stride, nd, 1, 1);
+  g.pad_lo = conv_per_axis(who, "pad", pad, nd, 0, 0);
+  g.dilate = conv_per_axis(who, "dilate", dilate, nd, 1, 1);
   if (groups < 1) throw ValueError(std::string(who) + ": groups must be positive, got " + std::to_string(groups));
   g.groups = groups;
   g.batch = x_shape[0];

@@ -13,12 +13,22 @@
 // are promoted (NumPy's rules); the result has the promoted dtype.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/array.h"
 #include "routines/dnn_backend.h"
 
 namespace kumo {
+
+// One entry per spatial axis from Chainer's int-or-tuple parameters (stride,
+// pad, dilate, ksize, outsize): none gives `dflt` on every axis, one entry is
+// repeated. ValueError naming `who` and `what` for a wrong count or an entry
+// below `lo`.
+std::vector<int64_t> conv_per_axis(const char* who, const char* what, const std::vector<int64_t>& v, size_t nd,
+                                   int64_t dflt, int64_t lo);
+// "(1, 2)" / "(3,)": a tuple as Python prints it, for error messages.
+std::string conv_tuple_str(const std::vector<int64_t>& v);
 
 // The geometry of convolving x of shape (N, C, *in) with W of shape (Cout,
 // C / groups, *ksize), checked: stride, pad, dilate have one entry per

@@ -17,32 +17,10 @@ namespace kumo {
 namespace autograd {
 namespace {
 
-std::string vec_str(const std::vector<int64_t>& v) {
-  std::string s = "(";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + (v.size() == 1 ? ",)" : ")");
-}
-
 std::vector<int64_t> spatial(const Shape& s, size_t from, size_t nd) {
   std::vector<int64_t> v;
   for (size_t a = 0; a < nd; ++a) v.push_back(s[static_cast<int>(from + a)]);
   return v;
-}
-
-// One entry per spatial axis from Chainer's int-or-tuple parameters: empty
-// gives `dflt`, one entry is repeated.
-std::vector<int64_t> per_axis(const char* who, const char* what, const std::vector<int64_t>& v, size_t nd, int64_t dflt,
-                              int64_t lo) {
-  std::vector<int64_t> out = v.empty()       ? std::vector<int64_t>(nd, dflt)
-                             : v.size() == 1 ? std::vector<int64_t>(nd, v[0])
-                                             : v;
-  if (out.size() != nd)
-    throw ValueError(std::string(who) + ": " + what + " must be an int or have " + std::to_string(nd) +
-                     " entries, got " + vec_str(v));
-  for (int64_t e : out)
-    if (e < lo)
-      throw ValueError(std::string(who) + ": " + what + " must be >= " + std::to_string(lo) + ", got " + vec_str(v));
-  return out;
 }
 
 void require_floating(const char* who, const char* what, const Variable& v) {
@@ -234,9 +212,9 @@ Variable deconv_impl(const char* who, int want_nd, const Variable& x, const Vari
                      const std::vector<int64_t>& outsize0, const std::vector<int64_t>& dilate0, int64_t groups) {
   const size_t nd = check_ranks(who, x, W, want_nd);
   require_floating(who, "b", b);
-  const auto stride = per_axis(who, "stride", stride0, nd, 1, 1);
-  const auto pad = per_axis(who, "pad", pad0, nd, 0, 0);
-  const auto dilate = per_axis(who, "dilate", dilate0, nd, 1, 1);
+  const auto stride = conv_per_axis(who, "stride", stride0, nd, 1, 1);
+  const auto pad = conv_per_axis(who, "pad", pad0, nd, 0, 0);
+  const auto dilate = conv_per_axis(who, "dilate", dilate0, nd, 1, 1);
   if (groups < 1) throw ValueError(std::string(who) + ": groups must be positive, got " + std::to_string(groups));
   const int64_t N = x.shape()[0], C = x.shape()[1];
   if (W.shape()[0] != C)
@@ -252,12 +230,12 @@ Variable deconv_impl(const char* who, int want_nd, const Variable& x, const Vari
   if (outsize0.empty()) {
     for (size_t a = 0; a < nd; ++a) out.push_back(deconv_outsize(in[a], ksize[a], stride[a], pad[a], false, dilate[a]));
   } else {
-    out = per_axis(who, "outsize", outsize0, nd, 0, 0);
+    out = conv_per_axis(who, "outsize", outsize0, nd, 0, 0);
     for (size_t a = 0; a < nd; ++a) {
       const int64_t lo = conv_outsize(out[a], ksize[a], stride[a], pad[a], false, dilate[a]);
       const int64_t hi = conv_outsize(out[a], ksize[a], stride[a], pad[a], true, dilate[a]);
       if (in[a] < lo || in[a] > hi)
-        throw ValueError(std::string(who) + ": outsize " + vec_str(out) + " does not fit the input extent " +
+        throw ValueError(std::string(who) + ": outsize " + conv_tuple_str(out) + " does not fit the input extent " +
                          std::to_string(in[a]) + " along spatial axis " + std::to_string(a) + " (it needs " +
                          std::to_string(lo) + " to " + std::to_string(hi) + ")");
     }
@@ -301,11 +279,11 @@ Variable im2col(const Variable& x, const std::vector<int64_t>& ksize0, const std
   const char* who = "im2col";
   if (x.ndim() < 3) throw ValueError("im2col: x must be (N, C, *spatial), got shape " + x.shape().to_string());
   const size_t nd = static_cast<size_t>(x.ndim() - 2);
-  const auto ksize = per_axis(who, "ksize", ksize0, nd, 1, 1);
+  const auto ksize = conv_per_axis(who, "ksize", ksize0, nd, 1, 1);
   if (ksize0.empty()) throw ValueError("im2col: ksize is required");
-  const auto stride = per_axis(who, "stride", stride0, nd, 1, 1);
-  const auto pad = per_axis(who, "pad", pad0, nd, 0, 0);
-  const auto dilate = per_axis(who, "dilate", dilate0, nd, 1, 1);
+  const auto stride = conv_per_axis(who, "stride", stride0, nd, 1, 1);
+  const auto pad = conv_per_axis(who, "pad", pad0, nd, 0, 0);
+  const auto dilate = conv_per_axis(who, "dilate", dilate0, nd, 1, 1);
   std::vector<int64_t> out;
   Shape ys{x.shape()[0], x.shape()[1] * prod(ksize)};
   for (size_t a = 0; a < nd; ++a) {
