@@ -93,20 +93,20 @@ size_t skip_ws(const std::string& m, size_t p) {
   return p;
 }
 
-[[noreturn]] void unsupported(const std::string& src, size_t pos, const std::string& what) {
-  const int line = line_of(src, pos);
-  throw CompileError("CUDA host emulation does not support " + what + " (line " + std::to_string(line) + ": " +
-                     line_text(src, line) + ")");
-}
-
+// Throws for the earliest unsupported construct in the source.
 void reject_unsupported(const std::string& src, const std::string& m) {
+  size_t first = std::string::npos;
+  std::string what;
+  auto hit = [&](size_t pos, const std::string& w) {
+    if (pos < first) first = pos, what = w;
+  };
   for (const char* w : {"asm", "__asm__", "__asm"}) {
     for (size_t p : find_word(m, w)) {
       size_t q = skip_ws(m, p + std::strlen(w));
       for (const char* qual : {"volatile", "__volatile__", "goto", "inline"}) {
         if (m.compare(q, std::strlen(qual), qual) == 0) q = skip_ws(m, q + std::strlen(qual));
       }
-      if (q < m.size() && m[q] == '(') unsupported(src, p, "inline PTX assembly (asm)");
+      if (q < m.size() && m[q] == '(') hit(p, "inline PTX assembly (asm)");
     }
   }
   for (const char* w : {"tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap",
@@ -114,21 +114,24 @@ void reject_unsupported(const std::string& src, const std::string& m) {
     for (size_t p : find_word(m, w)) {
       // `texture` alone is a legal identifier; the texture reference template is `texture<`.
       if (std::strcmp(w, "texture") == 0 && m[skip_ws(m, p + 7)] != '<') continue;
-      unsupported(src, p, std::string("texture objects and fetches (") + w + ")");
+      hit(p, std::string("texture objects and fetches (") + w + ")");
     }
   }
   for (const char* w : {"surf1Dread", "surf1Dwrite", "surf2Dread", "surf2Dwrite", "surf3Dread", "surf3Dwrite",
                         "surf2DLayeredread", "surf2DLayeredwrite", "cudaSurfaceObject_t", "surface"}) {
     for (size_t p : find_word(m, w)) {
       if (std::strcmp(w, "surface") == 0 && m[skip_ws(m, p + 7)] != '<') continue;
-      unsupported(src, p, std::string("surface objects (") + w + ")");
+      hit(p, std::string("surface objects (") + w + ")");
     }
   }
-  size_t p = m.find("<<<");
-  if (p != std::string::npos) unsupported(src, p, "dynamic parallelism (a kernel launch <<<...>>> in device code)");
+  hit(m.find("<<<"), "dynamic parallelism (a kernel launch <<<...>>> in device code)");
   for (const char* w : {"this_grid", "this_multi_grid", "grid_group"}) {
-    for (size_t q : find_word(m, w)) unsupported(src, q, std::string("grid-wide cooperative groups (") + w + ")");
+    for (size_t q : find_word(m, w)) hit(q, std::string("grid-wide cooperative groups (") + w + ")");
   }
+  if (first == std::string::npos) return;
+  const int line = line_of(src, first);
+  throw CompileError("CUDA host emulation does not support " + what + " (line " + std::to_string(line) + ": " +
+                     line_text(src, line) + ")");
 }
 
 // Whether a kernel needs fibers: any barrier, warp operation or cooperative group.
