@@ -100,10 +100,9 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 [[maybe_unused]] std::vector<std::string> host_flags(const std::vector<std::string>& options) {
   std::vector<std::string> flags;
   for (const std::string& o : options) {
-    if (starts_with(o, "-D") || starts_with(o, "-U") || starts_with(o, "-I")) {
+    // -D / --define-macro become #defines in translate_cuda_for_host.
+    if (starts_with(o, "-U") || starts_with(o, "-I")) {
       flags.push_back(o);
-    } else if (starts_with(o, "--define-macro=")) {
-      flags.push_back("-D" + o.substr(std::strlen("--define-macro=")));
     } else if (starts_with(o, "--undefine-macro=")) {
       flags.push_back("-U" + o.substr(std::strlen("--undefine-macro=")));
     } else if (starts_with(o, "--include-path=")) {
@@ -427,7 +426,20 @@ void RawFunction::launch(Dim3 grid, Dim3 block, const std::vector<KernelArg>& ar
     launch.block[0] = block.x, launch.block[1] = block.y, launch.block[2] = block.z;
     launch.dynamic_shared_bytes = shared_mem;
     launch.params = params.data();
-    kernels::launch_emulated(entry, launch);
+    int max_dynamic_shared = -1;
+    {
+      std::lock_guard<std::mutex> lk(impl.mu);
+      auto it = impl.host_attributes.find(name_);
+      if (it != impl.host_attributes.end()) {
+        auto a = it->second.find("max_dynamic_shared_size_bytes");
+        if (a != it->second.end()) max_dynamic_shared = a->second;
+      }
+    }
+    if (max_dynamic_shared >= 0) {
+      kernels::launch_emulated(entry, launch, static_cast<uint64_t>(max_dynamic_shared));
+    } else {
+      kernels::launch_emulated(entry, launch);
+    }
 #else
     (void)entry;
 #endif
