@@ -253,6 +253,50 @@ std::string rewrite_dynamic_shared(const std::string& src, const std::string& m,
   return out;
 }
 
+// `__device__` functions become hidden (so that the compiler may inline them: an
+// exported function of a shared object could be interposed), `__device__`
+// variables stay exported for dlsym: their qualifier is rewritten to __kumo_var__
+// (same length, so offsets stay valid). A `__device__` after a lambda's `]` is dropped.
+void rewrite_device_variables(std::string& src, const std::string& m) {
+  for (size_t p : find_word(m, "__device__")) {
+    size_t b = p;
+    while (b > 0 && std::isspace(static_cast<unsigned char>(m[b - 1]))) --b;
+    if (b > 0 && m[b - 1] == ']') {
+      src.replace(p, 10, 10, ' ');
+      continue;
+    }
+    size_t q = p + 10;
+    bool is_variable = false;
+    while (q < m.size()) {
+      char c = m[q];
+      if (c == '(') {
+        // Attribute-like groups are skipped; any other parenthesis starts a parameter list.
+        size_t e = q;
+        while (e > p && std::isspace(static_cast<unsigned char>(m[e - 1]))) --e;
+        size_t s = e;
+        while (s > p && is_ident_char(m[s - 1])) --s;
+        const std::string word = m.substr(s, e - s);
+        if (word != "__align__" && word != "alignas" && word != "__attribute__" && word != "__launch_bounds__" &&
+            word != "decltype")
+          break;
+        int depth = 0;
+        for (; q < m.size(); ++q) {
+          if (m[q] == '(') ++depth;
+          if (m[q] == ')' && --depth == 0) break;
+        }
+        ++q;
+        continue;
+      }
+      if (c == ';' || c == '=' || c == '[' || c == '{' || c == ',') {
+        is_variable = c != '{';
+        break;
+      }
+      ++q;
+    }
+    if (is_variable) src.replace(p, 10, "__kumo_var");
+  }
+}
+
 // Names of non-template __global__ functions, in source order.
 std::vector<std::string> find_kernels(const std::string& m) {
   std::vector<std::string> names;
@@ -314,6 +358,7 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
   const bool fibers = needs_fibers(m);
   drop_cuda_includes(src, m);
   m = code_mask(src);
+  rewrite_device_variables(src, m);
   src = rewrite_dynamic_shared(src, m, kFile);
 
   std::vector<std::string> exprs = kernel_expressions;
@@ -344,7 +389,7 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
     const std::string sym = symbol_for(i, exprs[i]);
     entries += "extern \"C\" __attribute__((visibility(\"default\"))) void " + sym +
                "(const void* l, int64_t b0, int64_t b1) { " + (fibers ? "__kumo_run_fibers" : "__kumo_run_loop") +
-               "(&" + exprs[i] + ", l, b0, b1); }\n";
+               "<&" + exprs[i] + " >(l, b0, b1); }\n";
     out.entries.emplace_back(exprs[i], sym);
   }
   out.source = cuda_host_header_source() + "\n" + defines + "#line 1 \"" + kFile + "\"\n" + src + "\n" + entries;
