@@ -457,8 +457,9 @@ class StackPool {
 enum FiberState : uint8_t { kRunnable = 0, kBlockWait = 1, kWarpWait = 2, kDone = 3 };
 
 struct Fiber {
-  bctx::fcontext_t ctx;
-  uint8_t state;
+  bctx::fcontext_t ctx = nullptr;
+  uint8_t state = kDone;
+  bool parked = false;  // finished a thread and waits at the top of fiber_main's loop
 };
 
 // The state of the block an OS thread is running. One per OS thread, reused.
@@ -506,7 +507,7 @@ void switch_away(BlockRun* b, uint32_t me) {
     // Nobody can run: all done, or the waiters wait for each other.
     b->deadlock = b->alive > 0;
     save_from(bctx::jump_fcontext(b->main, &b->fibers[me].ctx));
-    return;  // never resumed
+    return;  // resumed only when parked, for the next block
   }
   if (j == me) return;
   b->cur = j;
@@ -536,21 +537,25 @@ void check_warp(BlockRun* b, uint32_t w) {
   b->warp_parity[w] ^= 1u;
 }
 
+// A fiber runs one thread of a block, parks when it returns, and is resumed to run
+// a thread of the next block: contexts are made once per OS thread, not per block.
 void fiber_main(bctx::transfer_t t) {
   save_from(t);
   BlockRun* b = tl_run.get();
-  const uint32_t me = b->cur;
-  b->job->thread_main(b->job->closure, me, b);
-  // Exited threads count as arrived at every barrier (what GPUs effectively do).
-  b->fibers[me].state = kDone;
-  --b->alive;
-  const uint32_t w = me >> 5;
-  b->warp_alive[w] &= ~(1u << (me & 31u));
-  if (b->block_arrived > 0 && b->block_arrived == b->alive) release_block(b);
-  check_warp(b, w);
-  switch_away(b, me);
-  // Unreachable: a finished fiber is never resumed.
-  std::abort();
+  for (;;) {
+    const uint32_t me = b->cur;
+    b->fibers[me].parked = false;
+    b->job->thread_main(b->job->closure, me, b);
+    // Exited threads count as arrived at every barrier (what GPUs effectively do).
+    b->fibers[me].state = kDone;
+    b->fibers[me].parked = true;
+    --b->alive;
+    const uint32_t w = me >> 5;
+    b->warp_alive[w] &= ~(1u << (me & 31u));
+    if (b->block_arrived > 0 && b->block_arrived == b->alive) release_block(b);
+    check_warp(b, w);
+    switch_away(b, me);
+  }
 }
 
 void rt_run_block(const KumoEmuBlockJob* job) {
@@ -574,7 +579,8 @@ void rt_run_block(const KumoEmuBlockJob* job) {
   }
   for (uint32_t i = 0; i < n; ++i) {
     b->fibers[i].state = kRunnable;
-    b->fibers[i].ctx = bctx::make_fcontext(b->stacks.top(i), kStackBytes, fiber_main);
+    // New fibers, and fibers abandoned at a deadlock, start afresh.
+    if (!b->fibers[i].parked) b->fibers[i].ctx = bctx::make_fcontext(b->stacks.top(i), kStackBytes, fiber_main);
   }
   b->cur = 0;
   save_from(bctx::jump_fcontext(b->fibers[0].ctx, &b->main));
