@@ -93,17 +93,21 @@ int main() {
   char dir[] = "/tmp/kumo_bench_fiber_XXXXXX";
   if (!mkdtemp(dir)) return 1;
   setenv("KUMO_CACHE_DIR", dir, 1);
-  for (int rep = 0; rep < 3; ++rep) {
-    // A distinct comment defeats the caches.
-    const std::string src = std::string(kSaxpy) + "// " + std::to_string(rep) + "\n";
-    auto t0 = std::chrono::steady_clock::now();
-    EmulatedModuleSource s = translate_cuda_for_host(src, {}, {});
-    auto t1 = std::chrono::steady_clock::now();
-    get_host_module(s.source);
-    auto t2 = std::chrono::steady_clock::now();
-    std::printf("compile saxpy (translate + host compile + load): %.1f ms (translate %.3f ms)\n",
-                std::chrono::duration<double, std::milli>(t2 - t0).count(),
-                std::chrono::duration<double, std::milli>(t1 - t0).count());
+  // Without the precompiled header, then with it (its first use builds it).
+  for (const char* pch : {"0", "1"}) {
+    setenv("KUMO_CUDA_HOST_PCH", pch, 1);
+    for (int rep = 0; rep < 3; ++rep) {
+      // A distinct comment defeats the caches.
+      const std::string src = std::string(kSaxpy) + "// " + pch + std::to_string(rep) + "\n";
+      auto t0 = std::chrono::steady_clock::now();
+      EmulatedModuleSource s = translate_cuda_for_host(src, {}, {});
+      auto t1 = std::chrono::steady_clock::now();
+      get_host_module(s.source);
+      auto t2 = std::chrono::steady_clock::now();
+      std::printf("compile saxpy, precompiled header %s: translate %.1f ms, host compile + load %.1f ms\n",
+                  pch[0] == '1' ? "on " : "off", std::chrono::duration<double, std::milli>(t1 - t0).count(),
+                  std::chrono::duration<double, std::milli>(t2 - t1).count());
+    }
   }
 
   EmulatedModuleSource src = translate_cuda_for_host(kSource, {}, {});

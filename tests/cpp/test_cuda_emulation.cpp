@@ -549,3 +549,14 @@ TEST(CudaEmulation, ManyBlocksLaunch) {
   for (int b = 0; b < nb; ++b) ASSERT_EQ(out[b], 384.0f) << b;
   std::printf("[ info ] 10^4 blocks x 256 threads x 9 barriers: %.1f ms\n", ms);
 }
+
+TEST(CudaEmulation, PrecompiledHeaderCanBeTurnedOff) {
+  setenv("KUMO_CUDA_HOST_PCH", "0", 1);
+  EmulatedModuleSource off = translate_cuda_for_host(kBasic, {}, {});
+  unsetenv("KUMO_CUDA_HOST_PCH");
+  EXPECT_EQ(off.source.compare(0, cuda_host_header_source().size(), cuda_host_header_source()), 0);
+  // With it (the default), the module includes the header whose .gch sits beside it, or pastes
+  // the text where the cache directory cannot hold one; either way the same entries come out.
+  EmulatedModuleSource on = translate_cuda_for_host(kBasic, {}, {});
+  EXPECT_EQ(on.entries, off.entries);
+}
