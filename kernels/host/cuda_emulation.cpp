@@ -7,12 +7,18 @@
 #include <boost/context/detail/fcontext.hpp>
 #include <cctype>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 
 #include "core/errors.h"
+#include "kernels/host/host_compiler.h"
+#include "kernels/kernel_cache.h"
 
 namespace kumo {
 namespace detail {
@@ -253,6 +259,50 @@ std::string rewrite_dynamic_shared(const std::string& src, const std::string& m,
   return out;
 }
 
+// `__device__` functions become hidden (so that the compiler may inline them: an
+// exported function of a shared object could be interposed), `__device__`
+// variables stay exported for dlsym: their qualifier is rewritten to __kumo_var__
+// (same length, so offsets stay valid). A `__device__` after a lambda's `]` is dropped.
+void rewrite_device_variables(std::string& src, const std::string& m) {
+  for (size_t p : find_word(m, "__device__")) {
+    size_t b = p;
+    while (b > 0 && std::isspace(static_cast<unsigned char>(m[b - 1]))) --b;
+    if (b > 0 && m[b - 1] == ']') {
+      src.replace(p, 10, 10, ' ');
+      continue;
+    }
+    size_t q = p + 10;
+    bool is_variable = false;
+    while (q < m.size()) {
+      char c = m[q];
+      if (c == '(') {
+        // Attribute-like groups are skipped; any other parenthesis starts a parameter list.
+        size_t e = q;
+        while (e > p && std::isspace(static_cast<unsigned char>(m[e - 1]))) --e;
+        size_t s = e;
+        while (s > p && is_ident_char(m[s - 1])) --s;
+        const std::string word = m.substr(s, e - s);
+        if (word != "__align__" && word != "alignas" && word != "__attribute__" && word != "__launch_bounds__" &&
+            word != "decltype")
+          break;
+        int depth = 0;
+        for (; q < m.size(); ++q) {
+          if (m[q] == '(') ++depth;
+          if (m[q] == ')' && --depth == 0) break;
+        }
+        ++q;
+        continue;
+      }
+      if (c == ';' || c == '=' || c == '[' || c == '{' || c == ',') {
+        is_variable = c != '{';
+        break;
+      }
+      ++q;
+    }
+    if (is_variable) src.replace(p, 10, "__kumo_var");
+  }
+}
+
 // Names of non-template __global__ functions, in source order.
 std::vector<std::string> find_kernels(const std::string& m) {
   std::vector<std::string> names;
@@ -302,6 +352,50 @@ std::string symbol_for(size_t i, const std::string& expr) {
   return s;
 }
 
+// The emulation header as a file next to its precompiled form (GCC's .gch), in
+// the kernel cache directory keyed by the header, the flags and the compiler:
+// modules then start with #include of it, which halves a small kernel's compile
+// time. Returns "" (and the header text is pasted instead) when the cache is not
+// writable, the precompile fails, or KUMO_CUDA_HOST_PCH=0. A .gch that does not
+// match the flags is ignored by the compiler, which then reads the header itself.
+std::string precompiled_header_path() {
+  const char* env = std::getenv("KUMO_CUDA_HOST_PCH");
+  if (env && std::string(env) == "0") return "";
+  static std::mutex mu;
+  static std::string known;
+  std::lock_guard<std::mutex> lk(mu);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!known.empty() && fs::exists(known + ".gch", ec) && fs::exists(known, ec)) return known;
+  const std::string& text = cuda_host_header_source();
+  const std::string key = content_hash(text + '\0' + host_compile_flags() + '\0' + host_compiler_identity());
+  const std::string dir = cache_dir() + "/cuda_host_pch/" + key;
+  const std::string header = dir + "/kumo_cuda_host.h", gch = header + ".gch";
+  if (fs::exists(gch, ec) && fs::exists(header, ec)) return known = header;
+  fs::create_directories(dir, ec);
+  if (ec) return "";
+  const std::string suffix = "." + std::to_string(getpid()) + ".tmp";
+  {
+    std::ofstream f(header + suffix, std::ios::binary);
+    f << text;
+    if (!f) return "";
+  }
+  fs::rename(header + suffix, header, ec);
+  if (ec) return "";
+  std::string flags = host_compile_flags();
+  const size_t shared = flags.find(" -shared");
+  if (shared != std::string::npos) flags.erase(shared, 8);
+  const std::string cmd = host_compiler_command() + " " + flags + " -x c++-header -o '" + gch + suffix + "' '" +
+                          header + "' > /dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    fs::remove(gch + suffix, ec);
+    return "";
+  }
+  fs::rename(gch + suffix, gch, ec);
+  if (ec) return "";
+  return known = header;
+}
+
 }  // namespace
 
 EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
@@ -314,6 +408,7 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
   const bool fibers = needs_fibers(m);
   drop_cuda_includes(src, m);
   m = code_mask(src);
+  rewrite_device_variables(src, m);
   src = rewrite_dynamic_shared(src, m, kFile);
 
   std::vector<std::string> exprs = kernel_expressions;
@@ -344,10 +439,12 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
     const std::string sym = symbol_for(i, exprs[i]);
     entries += "extern \"C\" __attribute__((visibility(\"default\"))) void " + sym +
                "(const void* l, int64_t b0, int64_t b1) { " + (fibers ? "__kumo_run_fibers" : "__kumo_run_loop") +
-               "(&" + exprs[i] + ", l, b0, b1); }\n";
+               "<&" + exprs[i] + " >(l, b0, b1); }\n";
     out.entries.emplace_back(exprs[i], sym);
   }
-  out.source = cuda_host_header_source() + "\n" + defines + "#line 1 \"" + kFile + "\"\n" + src + "\n" + entries;
+  const std::string pch = precompiled_header_path();
+  out.source = (pch.empty() ? cuda_host_header_source() : "#include \"" + pch + "\"") + "\n" + defines + "#line 1 \"" +
+               kFile + "\"\n" + src + "\n" + entries;
   return out;
 }
 
@@ -412,8 +509,9 @@ class StackPool {
 enum FiberState : uint8_t { kRunnable = 0, kBlockWait = 1, kWarpWait = 2, kDone = 3 };
 
 struct Fiber {
-  bctx::fcontext_t ctx;
-  uint8_t state;
+  bctx::fcontext_t ctx = nullptr;
+  uint8_t state = kDone;
+  bool parked = false;  // finished a thread and waits at the top of fiber_main's loop
 };
 
 // The state of the block an OS thread is running. One per OS thread, reused.
@@ -461,7 +559,7 @@ void switch_away(BlockRun* b, uint32_t me) {
     // Nobody can run: all done, or the waiters wait for each other.
     b->deadlock = b->alive > 0;
     save_from(bctx::jump_fcontext(b->main, &b->fibers[me].ctx));
-    return;  // never resumed
+    return;  // resumed only when parked, for the next block
   }
   if (j == me) return;
   b->cur = j;
@@ -491,21 +589,25 @@ void check_warp(BlockRun* b, uint32_t w) {
   b->warp_parity[w] ^= 1u;
 }
 
+// A fiber runs one thread of a block, parks when it returns, and is resumed to run
+// a thread of the next block: contexts are made once per OS thread, not per block.
 void fiber_main(bctx::transfer_t t) {
   save_from(t);
   BlockRun* b = tl_run.get();
-  const uint32_t me = b->cur;
-  b->job->thread_main(b->job->closure, me, b);
-  // Exited threads count as arrived at every barrier (what GPUs effectively do).
-  b->fibers[me].state = kDone;
-  --b->alive;
-  const uint32_t w = me >> 5;
-  b->warp_alive[w] &= ~(1u << (me & 31u));
-  if (b->block_arrived > 0 && b->block_arrived == b->alive) release_block(b);
-  check_warp(b, w);
-  switch_away(b, me);
-  // Unreachable: a finished fiber is never resumed.
-  std::abort();
+  for (;;) {
+    const uint32_t me = b->cur;
+    b->fibers[me].parked = false;
+    b->job->thread_main(b->job->closure, me, b);
+    // Exited threads count as arrived at every barrier (what GPUs effectively do).
+    b->fibers[me].state = kDone;
+    b->fibers[me].parked = true;
+    --b->alive;
+    const uint32_t w = me >> 5;
+    b->warp_alive[w] &= ~(1u << (me & 31u));
+    if (b->block_arrived > 0 && b->block_arrived == b->alive) release_block(b);
+    check_warp(b, w);
+    switch_away(b, me);
+  }
 }
 
 void rt_run_block(const KumoEmuBlockJob* job) {
@@ -529,7 +631,8 @@ void rt_run_block(const KumoEmuBlockJob* job) {
   }
   for (uint32_t i = 0; i < n; ++i) {
     b->fibers[i].state = kRunnable;
-    b->fibers[i].ctx = bctx::make_fcontext(b->stacks.top(i), kStackBytes, fiber_main);
+    // New fibers, and fibers abandoned at a deadlock, start afresh.
+    if (!b->fibers[i].parked) b->fibers[i].ctx = bctx::make_fcontext(b->stacks.top(i), kStackBytes, fiber_main);
   }
   b->cur = 0;
   save_from(bctx::jump_fcontext(b->fibers[0].ctx, &b->main));

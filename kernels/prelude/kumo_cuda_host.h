@@ -17,10 +17,15 @@
 
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 // ---- Qualifiers -------------------------------------------------------------
-#define __global__
-#define __device__
+// Kernels and device functions are hidden so that they inline into the thread
+// loop (-fPIC would otherwise keep calls to them interposable); device
+// variables (written __kumo_var by the translator) stay exported for dlsym.
+#define __global__ __attribute__((visibility("hidden")))
+#define __device__ __attribute__((visibility("hidden")))
+#define __kumo_var
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
@@ -954,62 +959,65 @@ struct __KumoDynSmem {
 };
 static thread_local __KumoDynSmem __kumo_dyn_buffer;
 inline char* __kumo_dyn_smem() { return __kumo_ts.dyn_smem; }
+template <typename... A>
+constexpr size_t __kumo_arity(void (*)(A...)) {
+  return sizeof...(A);
+}
 
-template <typename T>
-struct __kumo_arg {
-  using type = std::remove_cv_t<std::remove_reference_t<T>>;
-};
-// Calls the kernel with its arguments unpacked from cuLaunchKernel-style params.
-template <typename... A, size_t... I>
-inline void __kumo_invoke(void (*f)(A...), void** params, std::index_sequence<I...>) {
-  f(*static_cast<typename __kumo_arg<A>::type*>(params[I])...);
+// Calls the kernel F with its arguments unpacked from cuLaunchKernel-style params.
+// F is a template argument so that the kernel inlines into the thread loop.
+template <auto F, typename... A, size_t... I>
+__forceinline__ void __kumo_invoke(void (*)(A...), void** params, std::index_sequence<I...>) {
+  F(*static_cast<std::remove_cv_t<std::remove_reference_t<A>>*>(params[I])...);
+}
+template <auto F>
+__forceinline__ void __kumo_call(void** params) {
+  __kumo_invoke<F>(F, params, std::make_index_sequence<__kumo_arity(F)>());
 }
 inline void __kumo_begin_block(const KumoEmuLaunch* L, int64_t b) {
   uint64_t gx = L->grid[0], gy = L->grid[1];
   blockIdx = uint3{(unsigned)(b % gx), (unsigned)((b / gx) % gy), (unsigned)(b / (gx * gy))};
 }
 // Barrier-free kernels: the threads of a block are a plain loop.
-template <typename... A>
-inline void __kumo_run_loop(void (*f)(A...), const void* launch, int64_t b0, int64_t b1) {
+template <auto F>
+__attribute__((visibility("hidden"))) void __kumo_run_loop(const void* launch, int64_t b0, int64_t b1) {
   const KumoEmuLaunch* L = static_cast<const KumoEmuLaunch*>(launch);
   gridDim = dim3(L->grid[0], L->grid[1], L->grid[2]);
   blockDim = dim3(L->block[0], L->block[1], L->block[2]);
   __kumo_ts.dyn_smem = __kumo_dyn_buffer.get(L->dynamic_shared_bytes ? L->dynamic_shared_bytes : 16);
+  const unsigned bx = L->block[0], by = L->block[1], bz = L->block[2];
+  void** params = L->params;
   for (int64_t b = b0; b < b1; ++b) {
     __kumo_begin_block(L, b);
-    for (unsigned z = 0; z < L->block[2]; ++z)
-      for (unsigned y = 0; y < L->block[1]; ++y)
-        for (unsigned x = 0; x < L->block[0]; ++x) {
+    for (unsigned z = 0; z < bz; ++z)
+      for (unsigned y = 0; y < by; ++y)
+        for (unsigned x = 0; x < bx; ++x) {
           threadIdx = uint3{x, y, z};
-          __kumo_invoke(f, L->params, std::index_sequence_for<A...>());
+          __kumo_call<F>(params);
         }
   }
 }
-template <typename... A>
+template <auto F>
 struct __KumoFiberClosure {
-  void (*f)(A...);
-  void** params;
-  static void thread_main(void* c, uint32_t tid, void* blk) {
-    auto* self = static_cast<__KumoFiberClosure*>(c);
+  static void thread_main(void* params, uint32_t tid, void* blk) {
     __kumo_ts.blk = blk;
     unsigned bx = blockDim.x, by = blockDim.y;
     threadIdx = uint3{tid % bx, (tid / bx) % by, tid / (bx * by)};
-    __kumo_invoke(self->f, self->params, std::index_sequence_for<A...>());
+    __kumo_call<F>(static_cast<void**>(params));
   }
 };
 // Kernels with barriers or warp operations: the threads of a block are fibers.
-template <typename... A>
-inline void __kumo_run_fibers(void (*f)(A...), const void* launch, int64_t b0, int64_t b1) {
+template <auto F>
+__attribute__((visibility("hidden"))) void __kumo_run_fibers(const void* launch, int64_t b0, int64_t b1) {
   const KumoEmuLaunch* L = static_cast<const KumoEmuLaunch*>(launch);
   gridDim = dim3(L->grid[0], L->grid[1], L->grid[2]);
   blockDim = dim3(L->block[0], L->block[1], L->block[2]);
   __kumo_ts.rt = L->runtime;
   __kumo_ts.dyn_smem = __kumo_dyn_buffer.get(L->dynamic_shared_bytes ? L->dynamic_shared_bytes : 16);
-  __KumoFiberClosure<A...> closure{f, L->params};
   KumoEmuBlockJob job{L->block[0] * L->block[1] * L->block[2],
                       {L->block[0], L->block[1], L->block[2]},
-                      &__KumoFiberClosure<A...>::thread_main,
-                      &closure};
+                      &__KumoFiberClosure<F>::thread_main,
+                      L->params};
   for (int64_t b = b0; b < b1; ++b) {
     __kumo_begin_block(L, b);
     L->runtime->run_block(&job);

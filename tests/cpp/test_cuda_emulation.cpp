@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(256) index3d(int* out) {
 TEST(CudaEmulation, SaxpyWithoutBarriers) {
   Module m = build(kBasic);
   ASSERT_EQ(m.src.entries.size(), 2u);
-  EXPECT_EQ(m.src.source.find("__kumo_run_fibers(&saxpy"), std::string::npos);
+  EXPECT_NE(m.src.source.find("__kumo_run_loop<&saxpy >"), std::string::npos);  // no fibers
   const int n = 1000;
   std::vector<float> x(n), y(n), ref(n);
   for (int i = 0; i < n; ++i) x[i] = 0.5f * i, y[i] = 1.0f - i, ref[i] = 2.0f * x[i] + y[i];
@@ -548,4 +548,15 @@ TEST(CudaEmulation, ManyBlocksLaunch) {
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   for (int b = 0; b < nb; ++b) ASSERT_EQ(out[b], 384.0f) << b;
   std::printf("[ info ] 10^4 blocks x 256 threads x 9 barriers: %.1f ms\n", ms);
+}
+
+TEST(CudaEmulation, PrecompiledHeaderCanBeTurnedOff) {
+  setenv("KUMO_CUDA_HOST_PCH", "0", 1);
+  EmulatedModuleSource off = translate_cuda_for_host(kBasic, {}, {});
+  unsetenv("KUMO_CUDA_HOST_PCH");
+  EXPECT_EQ(off.source.compare(0, cuda_host_header_source().size(), cuda_host_header_source()), 0);
+  // With it (the default), the module includes the header whose .gch sits beside it, or pastes
+  // the text where the cache directory cannot hold one; either way the same entries come out.
+  EmulatedModuleSource on = translate_cuda_for_host(kBasic, {}, {});
+  EXPECT_EQ(on.entries, off.entries);
 }
