@@ -98,11 +98,10 @@ bool starts_with(const std::string& s, const char* prefix) { return s.rfind(pref
 // the GPU (architecture, register limits, fast-math intrinsics, debug info)
 // and are ignored on the host.
 [[maybe_unused]] std::vector<std::string> host_flags(const std::vector<std::string>& options) {
-  // Kernels and device functions are exported (globals are found with
-  // dlsym), so by default -fPIC lets them be interposed and every CUDA thread
-  // became a call through the PLT that nothing could inline: a barrier-free
-  // saxpy ran at 41 ns per element on one core, 3.6 ns with this flag.
-  std::vector<std::string> flags = {"-fno-semantic-interposition"};
+  // No flags by default: user options must not stop the emulator's
+  // precompiled header from being used (GCC rejects a .gch built with other
+  // code-generation flags).
+  std::vector<std::string> flags;
   for (const std::string& o : options) {
     // -D / --define-macro become #defines in translate_cuda_for_host.
     if (starts_with(o, "-U") || starts_with(o, "-I")) {
