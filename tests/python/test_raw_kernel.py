@@ -242,3 +242,40 @@ def test_read_only_attribute_cannot_be_set():
 def test_kernel_keeps_constructor_arguments():
     k = kumo.RawKernel(SAXPY, "saxpy", options=("-DX=1",))
     assert (k.code, k.name, k.options, k.backend) == (SAXPY, "saxpy", ("-DX=1",), "nvrtc")
+
+
+_DYN_SRC = r'''
+extern "C" __global__ void dyn_fill(int* out, int n) {
+  extern __shared__ int buf[];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) buf[i] = i * 3;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = buf[n - 1 - i];
+}'''
+
+
+def test_dynamic_shared_memory():
+    k = kumo.RawKernel(_DYN_SRC, "dyn_fill")
+    out = kumo.zeros(1000, dtype="int32")
+    k((1,), (128,), (out, np.int32(1000)), shared_mem=4000)
+    np.testing.assert_array_equal(kumo.asnumpy(out), (np.arange(1000) * 3)[::-1])
+
+
+def test_dynamic_shared_memory_over_48k_needs_the_attribute():
+    k = kumo.RawKernel(_DYN_SRC, "dyn_fill")
+    n = 20000  # 80000 bytes
+    out = kumo.zeros(n, dtype="int32")
+    with pytest.raises(ValueError, match="shared memory"):
+        k((1,), (256,), (out, np.int32(n)), shared_mem=n * 4)
+    k.max_dynamic_shared_size_bytes = n * 4
+    k((1,), (256,), (out, np.int32(n)), shared_mem=n * 4)
+    np.testing.assert_array_equal(kumo.asnumpy(out), (np.arange(n) * 3)[::-1])
+
+
+def test_arrays_on_two_devices_raise_value_error():
+    if not kumo.cuda.is_available():
+        pytest.skip("needs a CUDA device next to the CPU")
+    k = kumo.RawKernel(SAXPY, "saxpy")
+    with kumo.Device("cuda:0"):
+        g = kumo.zeros(2, dtype="float32")
+    with pytest.raises(ValueError, match="one device"):
+        k((1,), (2,), (np.float32(1), kumo.zeros(2, dtype="float32"), g, 2))
