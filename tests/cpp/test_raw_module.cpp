@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/cuda_plugin.h"
 #include "core/device.h"
 #include "core/errors.h"
 #include "kernels/raw_module.h"
@@ -89,5 +90,29 @@ TEST(RawModuleTest, CompileErrorCarriesTheLog) {
     FAIL() << "expected a CompileError";
   } catch (const CompileError& e) {
     EXPECT_NE(std::string(e.what()).find("undeclared_thing"), std::string::npos);
+  }
+}
+
+// The CUDA plugin's additions, which need no GPU: name expressions give
+// lowered names, and an NVRTC error carries the user's line.
+TEST(RawModuleCudaTest, NvrtcLowersNameExpressions) {
+  CudaPlugin* plugin = cuda_plugin();
+  if (!plugin) GTEST_SKIP() << cuda_plugin_load_error();
+  auto compiled = plugin->kernels().compile_module(kSource, "raw.cu", 80, {}, {"fill<double>", "saxpy"});
+  ASSERT_EQ(compiled.lowered_names.size(), 2u);
+  EXPECT_EQ(compiled.lowered_names[0].rfind("_Z", 0), 0u) << compiled.lowered_names[0];
+  EXPECT_EQ(compiled.lowered_names[1], "saxpy");  // extern "C": unmangled
+  EXPECT_FALSE(compiled.cubin.empty());
+}
+
+TEST(RawModuleCudaTest, NvrtcErrorShowsTheUserLine) {
+  CudaPlugin* plugin = cuda_plugin();
+  if (!plugin) GTEST_SKIP() << cuda_plugin_load_error();
+  try {
+    plugin->kernels().compile_module("extern \"C\" __global__ void k(int* x) {\n  x[0] = 1;\n  nope(x);\n}\n", "raw.cu",
+                                     80, {}, {});
+    FAIL() << "expected a CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("raw.cu(3)"), std::string::npos) << e.what();
   }
 }
