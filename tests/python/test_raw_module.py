@@ -264,3 +264,19 @@ def test_two_processes_compile_the_same_new_kernel_at_once(tmp_path):
         assert json.loads(out.strip().splitlines()[-1])["result"] == want
     # A third process finds the entry both wrote (atomically) intact.
     assert _run_child(tmp_path, 13)["stats"]["host_compiles"] == 0
+
+
+def test_include_path_option_reaches_the_host_compiler(tmp_path):
+    (tmp_path / "my_consts.h").write_text("#define MY_SCALE 6\n")
+    src = '#include "my_consts.h"\nextern "C" __global__ void k(int* out) { out[0] = MY_SCALE * 7; }\n'
+    out = kumo.zeros(1, dtype="int32")
+    kumo.RawKernel(src, "k", options=("-I" + str(tmp_path),))((1,), (1,), (out,))
+    assert int(kumo.asnumpy(out)[0]) == 42
+
+
+def test_newer_language_standard_is_passed_on():
+    src = ('extern "C" __global__ void k(int* out) {\n#if __cplusplus > 201703L\n  out[0] = 20;\n#else\n'
+           '  out[0] = 17;\n#endif\n}\n')
+    out = kumo.zeros(1, dtype="int32")
+    kumo.RawKernel(src, "k", options=("-std=c++20",))((1,), (1,), (out,))
+    assert int(kumo.asnumpy(out)[0]) == 20
