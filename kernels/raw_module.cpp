@@ -237,16 +237,25 @@ struct RawModule::Impl {
       key_text += "nvrtc " + backend.nvrtc_version() + " sm_" + std::to_string(arch);
       const std::string file = kernels::content_hash(key_text) + ".rawmod";
       std::vector<std::string> lowered;
+      bool cached = false;
       if (auto entry = kernels::read_cache_entry("cuda", file)) {
-        // Format: count line, one lowered name per line, then the image.
+        // Format: count line, one lowered name per line, then the image. An
+        // entry that does not parse (it passed its checksum, so it was
+        // written by another version) is compiled again.
         std::istringstream in(*entry);
         size_t n = 0;
-        in >> n;
-        in.ignore(1);
-        std::string name;
-        for (size_t i = 0; i < n && std::getline(in, name); ++i) lowered.push_back(name);
-        build->image = entry->substr(static_cast<size_t>(in.tellg()));
-      } else {
+        if ((in >> n) && n == options.name_expressions.size() && in.get() == '\n') {
+          std::string name;
+          for (size_t i = 0; i < n && std::getline(in, name); ++i) lowered.push_back(name);
+          const std::streamoff pos = in.tellg();
+          if (lowered.size() == n && pos > 0 && static_cast<size_t>(pos) < entry->size()) {
+            build->image = entry->substr(static_cast<size_t>(pos));
+            cached = true;
+          }
+        }
+        if (!cached) lowered.clear();
+      }
+      if (!cached) {
         CudaKernelBackend::CompiledModule compiled =
             backend.compile_module(source, "kumo_raw_module.cu", arch, opts, options.name_expressions);
         std::string bytes = std::to_string(compiled.lowered_names.size()) + "\n";
