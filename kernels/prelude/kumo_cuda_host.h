@@ -12,6 +12,7 @@
 #pragma once
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>  // device printf
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,6 +267,58 @@ KUMO_WARP_REDUCE(__reduce_and_sync, unsigned, 0xffffffffu, r& v)
 KUMO_WARP_REDUCE(__reduce_or_sync, unsigned, 0u, r | v)
 KUMO_WARP_REDUCE(__reduce_xor_sync, unsigned, 0u, r ^ v)
 #undef KUMO_WARP_REDUCE
+
+// ---- Cache-hinted loads and stores, clocks ------------------------------------
+template <typename T>
+inline T __ldg(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldcg(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldca(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldcs(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldlu(const T* p) {
+  return *p;
+}
+template <typename T>
+inline T __ldcv(const T* p) {
+  return *p;
+}
+template <typename T>
+inline void __stcg(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+inline void __stcs(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+inline void __stwb(T* p, T v) {
+  *p = v;
+}
+template <typename T>
+inline void __stwt(T* p, T v) {
+  *p = v;
+}
+inline long long clock64() {
+  unsigned lo, hi;
+#if defined(__x86_64__)
+  __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+#else
+  lo = hi = 0;
+#endif
+  return (long long)(((unsigned long long)hi << 32) | lo);
+}
+inline void __nanosleep(unsigned) {}
 
 // ---- Bit intrinsics ----------------------------------------------------------
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
@@ -934,6 +987,14 @@ complex<T> sqrt(const complex<T>& z) {
   if (a == T(0)) return complex<T>(0, z.imag());
   if (z.real() >= 0) return complex<T>(a, z.imag() / (2 * a));
   return complex<T>(std::abs(z.imag()) / (2 * a), std::copysign(a, z.imag()));
+}
+template <typename T>
+complex<T> sin(const complex<T>& z) {
+  return complex<T>(std::sin(z.real()) * std::cosh(z.imag()), std::cos(z.real()) * std::sinh(z.imag()));
+}
+template <typename T>
+complex<T> cos(const complex<T>& z) {
+  return complex<T>(std::cos(z.real()) * std::cosh(z.imag()), -std::sin(z.real()) * std::sinh(z.imag()));
 }
 template <typename T>
 complex<T> pow(const complex<T>& z, const complex<T>& w) {

@@ -560,3 +560,23 @@ TEST(CudaEmulation, PrecompiledHeaderCanBeTurnedOff) {
   EmulatedModuleSource on = translate_cuda_for_host(kBasic, {}, {});
   EXPECT_EQ(on.entries, off.entries);
 }
+
+TEST(CudaEmulation, CupyComplexLdgPrintfAndBraceInitialisedGlobals) {
+  Module m = build(R"CUDA(#include <cupy/complex.cuh>
+__device__ int offsets[2]{5, 7};
+extern "C" __global__ void k(const complex<float>* z, float* out) {
+  int i = threadIdx.x;
+  complex<float> w = __ldg(&z[i]) * complex<float>(0, 1);
+  out[i] = w.real() + w.imag() + offsets[i];
+  if (i == 99) printf("unreachable\n");
+}
+)CUDA");
+  EXPECT_NE(m.mod->symbol("offsets"), nullptr);
+  struct C {
+    float re, im;
+  };
+  std::vector<C> z = {{1, 2}, {3, 4}};
+  std::vector<float> out(2);
+  launch(m.entry("k"), {1}, {2}, 0, reinterpret_cast<void*>(z.data()), out.data());
+  EXPECT_EQ(out, (std::vector<float>{-2 + 1 + 5, -4 + 3 + 7}));
+}
