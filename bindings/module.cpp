@@ -37,6 +37,7 @@ void bind_special(py::module_& m);
 void bind_links(py::module_& m);  // bind_links.cpp (kumo.autograd.links)
 void bind_autograd_graph(py::module_& m);
 void bind_optimizers(py::module_& m);
+void bind_raw(py::module_& m);  // bind_raw.cpp (kumo.RawModule, kumo.RawKernel)
 
 namespace {
 
@@ -140,6 +141,7 @@ PYBIND11_MODULE(_core, m) {
   bind_links(m);
   bind_autograd_graph(m);
   bind_optimizers(m);
+  bind_raw(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

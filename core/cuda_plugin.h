@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/device.h"
@@ -42,6 +43,26 @@ class CudaKernelBackend {
   virtual void launch(int device, void* function, const LaunchDims& dims, StreamHandle stream, void** args) = 0;
   // Compute capability of a device as major*10+minor (e.g. 90).
   virtual int device_arch(int device) = 0;
+
+  // ---- User kernels (kumo::RawModule) ----
+  // compile() plus, for each name expression ("f<float, 4>", "&g"), the
+  // lowered (mangled) symbol NVRTC gave it, in the same order.
+  struct CompiledModule {
+    std::string cubin;
+    std::vector<std::string> lowered_names;
+  };
+  virtual CompiledModule compile_module(const std::string& source, const std::string& program_name, int arch,
+                                        const std::vector<std::string>& options,
+                                        const std::vector<std::string>& name_expressions) = 0;
+  // Loads a code image (cubin, fatbin or PTX text) on a device and returns
+  // the device address and size in bytes of a __device__/__constant__ global.
+  virtual std::pair<void*, size_t> load_global(int device, const std::string& image, const std::string& name) = 0;
+  // The attributes of a function from load_function, as CUDA's
+  // cudaFuncAttributes names them without prefix ("max_threads_per_block",
+  // "num_regs", "shared_size_bytes", ...).
+  virtual std::vector<std::pair<std::string, int>> function_attributes(int device, void* function) = 0;
+  // Sets "max_dynamic_shared_size_bytes" or "preferred_shared_memory_carveout".
+  virtual void set_function_attribute(int device, void* function, const std::string& name, int value) = 0;
 };
 
 // Streams and events (CUDA semantics) for kumo.cuda.Stream/Event.

@@ -182,10 +182,15 @@ void* HostModule::symbol(const char* name) const {
   return p;
 }
 
-std::shared_ptr<HostModule> get_host_module(const std::string& source) {
+std::shared_ptr<HostModule> get_host_module(const std::string& source) { return get_host_module(source, {}); }
+
+std::shared_ptr<HostModule> get_host_module(const std::string& source, const std::vector<std::string>& extra_flags) {
   State& st = state();
-  const std::string key =
-      content_hash(source + '\0' + host_compile_flags() + '\0' + host_compiler_identity());
+  // Without extra flags the key is what it always was, so existing disk
+  // entries stay valid.
+  std::string flags = host_compile_flags();
+  for (const std::string& f : extra_flags) flags += '\0' + f;
+  const std::string key = content_hash(source + '\0' + flags + '\0' + host_compiler_identity());
   {
     std::lock_guard<std::mutex> lk(st.mu);
     auto it = st.host_modules.find(key);
@@ -205,7 +210,7 @@ std::shared_ptr<HostModule> get_host_module(const std::string& source) {
   if (!from_disk) {
     auto t0 = std::chrono::steady_clock::now();
     const std::string dir = compile_dir();
-    std::string bytes = compile_host_shared_object(source, dir);
+    std::string bytes = compile_host_shared_object(source, dir, extra_flags);
     write_cache_entry("host", file, bytes);
     {
       std::lock_guard<std::mutex> lk(st.mu);
@@ -238,7 +243,7 @@ std::shared_ptr<HostModule> get_host_module(const std::string& source) {
     std::string first_error = dlerror();
     std::remove(path.c_str());
     std::remove((path + ".sum").c_str());
-    std::string bytes = compile_host_shared_object(source, compile_dir());
+    std::string bytes = compile_host_shared_object(source, compile_dir(), extra_flags);
     write_cache_entry("host", file, bytes);
     h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h) throw CompileError("cannot load kernel " + path + ": " + first_error + "; after rebuilding: " + dlerror());

@@ -42,6 +42,8 @@ class HostModule {
 // Returns the module for this host source: memory cache, then disk, then
 // the host compiler.
 std::shared_ptr<HostModule> get_host_module(const std::string& source);
+// The same with extra host compiler flags (part of the key).
+std::shared_ptr<HostModule> get_host_module(const std::string& source, const std::vector<std::string>& extra_flags);
 
 // Returns the cubin for this CUDA source and architecture: memory, disk, NVRTC.
 std::string get_cuda_cubin(const std::string& source, int arch, const std::vector<std::string>& options);

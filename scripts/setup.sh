@@ -17,6 +17,7 @@ command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 [ -f /usr/include/zlib.h ] || need_apt+=(zlib1g-dev)  # .npz deflate (savez_compressed)
 [ -f /usr/include/hwy/contrib/sort/vqsort.h ] || need_apt+=(libhwy-dev)
 [ -f /usr/include/oneapi/dnnl/dnnl.hpp ] || need_apt+=(libdnnl-dev)  # host convolutions (oneDNN)
+[ -f /usr/include/boost/context/detail/fcontext.hpp ] || need_apt+=(libboost-context-dev)  # CUDA host emulator fibers
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[setup] apt-get install ${need_apt[*]}"
   apt-get update -qq

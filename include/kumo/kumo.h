@@ -49,3 +49,4 @@
 #include "autograd/autograd.h"
 #include "routines/special.h"
 #include "autograd/optimizers/optimizer.h"
+#include "kernels/raw_module.h"

@@ -205,6 +205,12 @@ class NvrtcKernelBackend final : public CudaKernelBackend {
  public:
   std::string compile(const std::string& source, const std::string& program_name, int arch,
                       const std::vector<std::string>& options) override {
+    return compile_module(source, program_name, arch, options, {}).cubin;
+  }
+
+  CompiledModule compile_module(const std::string& source, const std::string& program_name, int arch,
+                                const std::vector<std::string>& options,
+                                const std::vector<std::string>& name_expressions) override {
     const std::vector<int> supported = nvrtc_supported_archs();
     if (!supported.empty() && std::find(supported.begin(), supported.end(), arch) == supported.end()) {
       std::string list;
@@ -228,6 +234,8 @@ class NvrtcKernelBackend final : public CudaKernelBackend {
     for (const std::string& o : all) argv.push_back(o.c_str());
 
     NvrtcProgram program(source, program_name);
+    for (const std::string& expr : name_expressions)
+      check_nvrtc(nvrtcAddNameExpression(program.get(), expr.c_str()), "nvrtcAddNameExpression", expr);
     const nvrtcResult result = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
     if (result != NVRTC_SUCCESS) {
       std::string message = "NVRTC failed to compile '" + program_name + "' (" + nvrtcGetErrorString(result) +
@@ -241,7 +249,64 @@ class NvrtcKernelBackend final : public CudaKernelBackend {
     if (size == 0) throw CompileError("NVRTC produced no cubin for '" + program_name + "' (sm_" + std::to_string(arch) + ")");
     std::string cubin(size, '\0');
     check_nvrtc(nvrtcGetCUBIN(program.get(), cubin.data()), "nvrtcGetCUBIN", program_name);
-    return cubin;
+    CompiledModule out;
+    out.cubin = std::move(cubin);
+    for (const std::string& expr : name_expressions) {
+      const char* lowered = nullptr;
+      const nvrtcResult r = nvrtcGetLoweredName(program.get(), expr.c_str(), &lowered);
+      if (r != NVRTC_SUCCESS || lowered == nullptr)
+        throw CompileError("NVRTC has no lowered name for the name expression '" + expr + "' in '" + program_name +
+                           "' (" + nvrtcGetErrorString(r) + ")");
+      out.lowered_names.emplace_back(lowered);
+    }
+    return out;
+  }
+
+  std::pair<void*, size_t> load_global(int device, const std::string& image, const std::string& name) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    LoadedLibrary* library = find_library(image);
+    if (library == nullptr) validate_code_image(image);
+    require_device(device);
+    set_device(device);
+    if (library == nullptr) library = &load_library(image);
+    void* ptr = nullptr;
+    size_t bytes = 0;
+    check(cudaLibraryGetGlobal(&ptr, &bytes, library->handle, name.c_str()), "cudaLibraryGetGlobal", name,
+          "device=" + std::to_string(device));
+    return {ptr, bytes};
+  }
+
+  std::vector<std::pair<std::string, int>> function_attributes(int device, void* function) override {
+    set_device(device);
+    cudaFuncAttributes a{};
+    const auto kernel = static_cast<cudaKernel_t>(function);
+    check(cudaFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel)), "cudaFuncGetAttributes",
+          kernel_name(kernel), "device=" + std::to_string(device));
+    return {{"max_threads_per_block", a.maxThreadsPerBlock},
+            {"shared_size_bytes", static_cast<int>(a.sharedSizeBytes)},
+            {"const_size_bytes", static_cast<int>(a.constSizeBytes)},
+            {"local_size_bytes", static_cast<int>(a.localSizeBytes)},
+            {"num_regs", a.numRegs},
+            {"ptx_version", a.ptxVersion},
+            {"binary_version", a.binaryVersion},
+            {"cache_mode_ca", a.cacheModeCA},
+            {"max_dynamic_shared_size_bytes", a.maxDynamicSharedSizeBytes},
+            {"preferred_shared_memory_carveout", a.preferredShmemCarveout}};
+  }
+
+  void set_function_attribute(int device, void* function, const std::string& name, int value) override {
+    set_device(device);
+    const auto kernel = static_cast<cudaKernel_t>(function);
+    cudaFuncAttribute attr;
+    if (name == "max_dynamic_shared_size_bytes") {
+      attr = cudaFuncAttributeMaxDynamicSharedMemorySize;
+    } else if (name == "preferred_shared_memory_carveout") {
+      attr = cudaFuncAttributePreferredSharedMemoryCarveout;
+    } else {
+      throw ValueError("function attribute '" + name + "' cannot be set");
+    }
+    check(cudaKernelSetAttributeForDevice(kernel, attr, value, device), "cudaKernelSetAttributeForDevice",
+          kernel_name(kernel), name, value, device);
   }
 
   std::string nvrtc_version() override {

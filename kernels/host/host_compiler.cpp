@@ -83,6 +83,19 @@ const std::string& host_compiler_identity() {
 }
 
 std::string compile_host_shared_object(const std::string& source, const std::string& work_dir) {
+  return compile_host_shared_object(source, work_dir, {});
+}
+
+std::string compile_host_shared_object(const std::string& source, const std::string& work_dir,
+                                       const std::vector<std::string>& extra_flags) {
+  // Extra flags come from users (RawModule options): each is single-quoted
+  // for the shell, after the fixed flags so that e.g. -std= overrides.
+  std::string extra;
+  for (const std::string& flag : extra_flags) {
+    std::string quoted = "'";
+    for (char c : flag) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    extra += " " + quoted + "'";
+  }
   const std::string base = work_dir + "/kumo_kernel_" + unique_suffix();
   const std::string src = base + ".cpp", out = base + ".so";
   {
@@ -91,7 +104,7 @@ std::string compile_host_shared_object(const std::string& source, const std::str
     if (!f) throw CompileError("cannot write kernel source to " + src);
   }
   const std::string cxx = host_compiler_command();
-  const std::string cmd = cxx + " " + host_compile_flags() + " -o '" + out + "' '" + src + "'";
+  const std::string cmd = cxx + " " + host_compile_flags() + extra + " -o '" + out + "' '" + src + "'";
   std::string log;
   int rc = run_command(cmd, &log);
   if (rc == 127 || rc == -1) {

@@ -1,6 +1,7 @@
 // Compiles generated host kernels with the system C++ compiler.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace kumo {
 namespace kernels {
@@ -16,6 +17,10 @@ const std::string& host_compiler_identity();
 // CompileError with the compiler log (or a clear message naming
 // KUMO_HOST_CXX when the compiler cannot be run).
 std::string compile_host_shared_object(const std::string& source, const std::string& work_dir);
+// The same with extra compiler flags (user options such as -DNAME=1, -Idir,
+// -std=c++20) placed after the fixed ones.
+std::string compile_host_shared_object(const std::string& source, const std::string& work_dir,
+                                       const std::vector<std::string>& extra_flags);
 
 }  // namespace kernels
 }  // namespace kumo
