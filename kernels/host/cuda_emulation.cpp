@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -411,7 +412,12 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
   std::string src = cuda_source;
   std::string m = code_mask(src);
   reject_unsupported(src, m);
-  const bool fibers = needs_fibers(m);
+  // Conservative: macros from the options and headers we cannot see (a quoted
+  // #include) may hide a barrier, and a barrier in a loop-mode kernel has no runtime.
+  std::string joined_options;
+  for (const std::string& o : options) joined_options += o + " ";
+  const bool fibers =
+      needs_fibers(m) || needs_fibers(joined_options) || std::regex_search(m, std::regex("#\\s*include\\s*\""));
   drop_cuda_includes(src, m);
   m = code_mask(src);
   rewrite_device_variables(src, m);

@@ -617,3 +617,12 @@ TEST(CudaEmulation, RaisedDynamicSharedMemoryLimit) {
   launch_emulated(f, l, 100 * 1024);
   EXPECT_EQ(y[63], 64);
 }
+
+TEST(CudaEmulation, BarriersHiddenInOptionsOrLocalHeadersSelectFibers) {
+  const std::string src = "__global__ void k(int* x) { SYNC; x[0] = 1; }\n";
+  EXPECT_NE(translate_cuda_for_host(src, {}, {"-DSYNC=__syncthreads()"}).source.find("__kumo_run_fibers<&k >"),
+            std::string::npos);
+  EXPECT_NE(translate_cuda_for_host("#include \"mine.cuh\"\n" + src, {}, {}).source.find("__kumo_run_fibers<&k >"),
+            std::string::npos);
+  EXPECT_NE(translate_cuda_for_host(src, {}, {"-DSYNC=0"}).source.find("__kumo_run_loop<&k >"), std::string::npos);
+}
