@@ -661,7 +661,15 @@ void rt_run_block(const KumoEmuBlockJob* job) {
   }
 }
 
+// A barrier reached by a kernel that the translator ran as a plain loop (blk is null there).
+void no_fibers() {
+  throw RuntimeError(
+      "CUDA host emulation: a barrier or warp operation was reached by a kernel whose module was translated "
+      "without one (it came from a macro or header the translator could not see); the result is undefined");
+}
+
 void rt_sync_block(void* blk) {
+  if (!blk) no_fibers();
   BlockRun* b = static_cast<BlockRun*>(blk);
   const uint32_t me = b->cur;
   b->fibers[me].state = kBlockWait;
@@ -670,6 +678,7 @@ void rt_sync_block(void* blk) {
 }
 
 int rt_sync_block_count(void* blk, int pred, int* participants) {
+  if (!blk) no_fibers();
   BlockRun* b = static_cast<BlockRun*>(blk);
   const uint32_t me = b->cur;
   const uint32_t par = b->count_parity;
@@ -682,6 +691,7 @@ int rt_sync_block_count(void* blk, int pred, int* participants) {
 }
 
 const uint64_t* rt_warp_exchange(void* blk, uint64_t value, uint32_t mask) {
+  if (!blk) no_fibers();
   BlockRun* b = static_cast<BlockRun*>(blk);
   const uint32_t me = b->cur, w = me >> 5;
   const uint32_t par = b->warp_parity[w];

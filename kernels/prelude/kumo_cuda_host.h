@@ -1057,6 +1057,9 @@ __attribute__((visibility("hidden"))) void __kumo_run_loop(const void* launch, i
   gridDim = dim3(L->grid[0], L->grid[1], L->grid[2]);
   blockDim = dim3(L->block[0], L->block[1], L->block[2]);
   __kumo_ts.dyn_smem = __kumo_dyn_buffer.get(L->dynamic_shared_bytes ? L->dynamic_shared_bytes : 16);
+  // A barrier reached here (hidden from the translator) raises instead of crashing.
+  __kumo_ts.rt = L->runtime;
+  __kumo_ts.blk = nullptr;
   const unsigned bx = L->block[0], by = L->block[1], bz = L->block[2];
   void** params = L->params;
   for (int64_t b = b0; b < b1; ++b) {

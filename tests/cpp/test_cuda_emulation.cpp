@@ -626,3 +626,11 @@ TEST(CudaEmulation, BarriersHiddenInOptionsOrLocalHeadersSelectFibers) {
             std::string::npos);
   EXPECT_NE(translate_cuda_for_host(src, {}, {"-DSYNC=0"}).source.find("__kumo_run_loop<&k >"), std::string::npos);
 }
+
+TEST(CudaEmulation, BarrierInALoopModeKernelRaises) {
+  // The barrier comes from a function-like macro the translator's word scan does not match.
+  Module m = build("#define CAT(a, b) a##b\n__global__ void k(int* x) { CAT(__sync, threads)(); x[0] = 1; }\n");
+  ASSERT_NE(m.src.source.find("__kumo_run_loop<&k >"), std::string::npos);
+  int x = 0;
+  EXPECT_THROW(launch(m.entry("k"), {1}, {4}, 0, &x), RuntimeError);
+}
