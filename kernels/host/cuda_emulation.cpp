@@ -13,6 +13,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -411,7 +412,12 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
   std::string src = cuda_source;
   std::string m = code_mask(src);
   reject_unsupported(src, m);
-  const bool fibers = needs_fibers(m);
+  // Conservative: macros from the options and headers we cannot see (a quoted
+  // #include) may hide a barrier, and a barrier in a loop-mode kernel has no runtime.
+  std::string joined_options;
+  for (const std::string& o : options) joined_options += o + " ";
+  const bool fibers =
+      needs_fibers(m) || needs_fibers(joined_options) || std::regex_search(m, std::regex("#\\s*include\\s*\""));
   drop_cuda_includes(src, m);
   m = code_mask(src);
   rewrite_device_variables(src, m);
@@ -655,7 +661,15 @@ void rt_run_block(const KumoEmuBlockJob* job) {
   }
 }
 
+// A barrier reached by a kernel that the translator ran as a plain loop (blk is null there).
+void no_fibers() {
+  throw RuntimeError(
+      "CUDA host emulation: a barrier or warp operation was reached by a kernel whose module was translated "
+      "without one (it came from a macro or header the translator could not see); the result is undefined");
+}
+
 void rt_sync_block(void* blk) {
+  if (!blk) no_fibers();
   BlockRun* b = static_cast<BlockRun*>(blk);
   const uint32_t me = b->cur;
   b->fibers[me].state = kBlockWait;
@@ -664,6 +678,7 @@ void rt_sync_block(void* blk) {
 }
 
 int rt_sync_block_count(void* blk, int pred, int* participants) {
+  if (!blk) no_fibers();
   BlockRun* b = static_cast<BlockRun*>(blk);
   const uint32_t me = b->cur;
   const uint32_t par = b->count_parity;
@@ -676,6 +691,7 @@ int rt_sync_block_count(void* blk, int pred, int* participants) {
 }
 
 const uint64_t* rt_warp_exchange(void* blk, uint64_t value, uint32_t mask) {
+  if (!blk) no_fibers();
   BlockRun* b = static_cast<BlockRun*>(blk);
   const uint32_t me = b->cur, w = me >> 5;
   const uint32_t par = b->warp_parity[w];

@@ -140,29 +140,40 @@ inline unsigned __kumo_warp_lanes() {
 
 // ---- Barriers, fences ---------------------------------------------------------
 // Each call switches fibers; the fiber-local copy restores threadIdx afterwards.
+// The memory clobbers stop the compiler from keeping __shared__ values (static
+// thread-locals whose address never escapes) in registers across the switch.
+#define __KUMO_CLOBBER() __asm__ __volatile__("" ::: "memory")
 inline void __syncthreads() {
   uint3 me = threadIdx;
+  __KUMO_CLOBBER();
   __kumo_ts.rt->sync_block(__kumo_ts.blk);
+  __KUMO_CLOBBER();
   threadIdx = me;
 }
 inline int __syncthreads_count(int pred) {
   uint3 me = threadIdx;
   int n = 0;
+  __KUMO_CLOBBER();
   int c = __kumo_ts.rt->sync_block_count(__kumo_ts.blk, pred != 0, &n);
+  __KUMO_CLOBBER();
   threadIdx = me;
   return c;
 }
 inline int __syncthreads_and(int pred) {
   uint3 me = threadIdx;
   int n = 0;
+  __KUMO_CLOBBER();
   int c = __kumo_ts.rt->sync_block_count(__kumo_ts.blk, pred != 0, &n);
+  __KUMO_CLOBBER();
   threadIdx = me;
   return c == n;
 }
 inline int __syncthreads_or(int pred) { return __syncthreads_count(pred) != 0; }
 inline const uint64_t* __kumo_warp_xchg(uint64_t v, unsigned mask) {
   uint3 me = threadIdx;
+  __KUMO_CLOBBER();
   const uint64_t* r = __kumo_ts.rt->warp_exchange(__kumo_ts.blk, v, mask);
+  __KUMO_CLOBBER();
   threadIdx = me;
   return r;
 }
@@ -1046,6 +1057,9 @@ __attribute__((visibility("hidden"))) void __kumo_run_loop(const void* launch, i
   gridDim = dim3(L->grid[0], L->grid[1], L->grid[2]);
   blockDim = dim3(L->block[0], L->block[1], L->block[2]);
   __kumo_ts.dyn_smem = __kumo_dyn_buffer.get(L->dynamic_shared_bytes ? L->dynamic_shared_bytes : 16);
+  // A barrier reached here (hidden from the translator) raises instead of crashing.
+  __kumo_ts.rt = L->runtime;
+  __kumo_ts.blk = nullptr;
   const unsigned bx = L->block[0], by = L->block[1], bz = L->block[2];
   void** params = L->params;
   for (int64_t b = b0; b < b1; ++b) {

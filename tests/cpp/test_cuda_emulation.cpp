@@ -580,3 +580,57 @@ extern "C" __global__ void k(const complex<float>* z, float* out) {
   launch(m.entry("k"), {1}, {2}, 0, reinterpret_cast<void*>(z.data()), out.data());
   EXPECT_EQ(out, (std::vector<float>{-2 + 1 + 5, -4 + 3 + 7}));
 }
+
+TEST(CudaEmulation, WarpReduceMatchAndShflUpWithWidth) {
+  Module m = build(R"CUDA(
+extern "C" __global__ void k(int* out) {
+  unsigned lane = threadIdx.x & 31;
+  int v = 1;
+  // Inclusive scan within groups of 8 lanes.
+  for (int d = 1; d < 8; d <<= 1) {
+    int u = __shfl_up_sync(0xffffffff, v, d, 8);
+    if ((lane & 7) >= d) v += u;
+  }
+  out[threadIdx.x * 3 + 0] = v;
+  out[threadIdx.x * 3 + 1] = __reduce_add_sync(0xffffffff, (unsigned)lane);
+  out[threadIdx.x * 3 + 2] = (int)__match_any_sync(0xffffffff, lane % 4);
+}
+)CUDA");
+  std::vector<int> out(32 * 3);
+  launch(m.entry("k"), {1}, {32}, 0, out.data());
+  for (int l = 0; l < 32; ++l) {
+    EXPECT_EQ(out[l * 3 + 0], l % 8 + 1) << l;
+    EXPECT_EQ(out[l * 3 + 1], 496) << l;
+    EXPECT_EQ(static_cast<unsigned>(out[l * 3 + 2]), 0x11111111u << (l % 4)) << l;
+  }
+}
+
+TEST(CudaEmulation, RaisedDynamicSharedMemoryLimit) {
+  HostRangeFn f = barriers().entry("block_scan");
+  std::vector<int> x(64, 1), y(64, 0);
+  int n = 64;
+  int* xp = x.data();
+  int* yp = y.data();
+  void* params[] = {&xp, &yp, &n};
+  EmulatedLaunch l{{1, 1, 1}, {64, 1, 1}, 100 * 1024, params};
+  EXPECT_THROW(launch_emulated(f, l), ValueError);
+  launch_emulated(f, l, 100 * 1024);
+  EXPECT_EQ(y[63], 64);
+}
+
+TEST(CudaEmulation, BarriersHiddenInOptionsOrLocalHeadersSelectFibers) {
+  const std::string src = "__global__ void k(int* x) { SYNC; x[0] = 1; }\n";
+  EXPECT_NE(translate_cuda_for_host(src, {}, {"-DSYNC=__syncthreads()"}).source.find("__kumo_run_fibers<&k >"),
+            std::string::npos);
+  EXPECT_NE(translate_cuda_for_host("#include \"mine.cuh\"\n" + src, {}, {}).source.find("__kumo_run_fibers<&k >"),
+            std::string::npos);
+  EXPECT_NE(translate_cuda_for_host(src, {}, {"-DSYNC=0"}).source.find("__kumo_run_loop<&k >"), std::string::npos);
+}
+
+TEST(CudaEmulation, BarrierInALoopModeKernelRaises) {
+  // The barrier comes from a function-like macro the translator's word scan does not match.
+  Module m = build("#define CAT(a, b) a##b\n__global__ void k(int* x) { CAT(__sync, threads)(); x[0] = 1; }\n");
+  ASSERT_NE(m.src.source.find("__kumo_run_loop<&k >"), std::string::npos);
+  int x = 0;
+  EXPECT_THROW(launch(m.entry("k"), {1}, {4}, 0, &x), RuntimeError);
+}
