@@ -137,3 +137,4 @@ dtypes = _numpy.dtypes
 # ufunc-call slots can replace the generic ones (see bindings/fast_paths.cpp).
 _core._install_fast_paths(ndarray, type(add))
 from kumo import special  # noqa: E402,F401  (kumo.special: erf, gammaln, digamma, ...)
+from kumo._fusion import *  # noqa: E402,F401,F403  (fuse, memoize, clear_memo)
