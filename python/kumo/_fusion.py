@@ -174,6 +174,11 @@ class _Tracer:
         if snippet.startswith(_core._UFUNC_ERROR_MARKER):
             raise _Unfusable("error loop")
         types = [numpy.dtype(t) for t in types]
+        for o, t in zip(ops, types):
+            # A weak int out of the loop type's range raises OverflowError unfused.
+            if type(o._weak) is int and t.kind in "iu" and not (
+                    numpy.iinfo(t).min <= o._weak <= numpy.iinfo(t).max):
+                raise _Unfusable("weak int out of range")
         nin = len(ops)
         outs = [self.temp() for _ in types[nin:]]
         body = []
@@ -283,10 +288,17 @@ def _patched():
     return out
 
 
+_INT_RANGES = {t: (int(numpy.iinfo(t).min), int(numpy.iinfo(t).max)) for t in "bBhHiIlL"}
+
+
 def _arg_key(a):
     import kumo
     if isinstance(a, kumo.ndarray):
         return ("a", a.dtype.char, a.ndim)
+    if type(a) is int:
+        # Whether a weak int fits each integer type decides NumPy's overflow
+        # errors, so it is part of the signature (a trace that raised falls back).
+        return ("s", int, tuple(_INT_RANGES[k][0] <= a <= _INT_RANGES[k][1] for k in sorted(_INT_RANGES)))
     if type(a) in _PY_SCALARS:
         return ("s", type(a))
     if isinstance(a, numpy.generic) and a.dtype.kind in "biufc":

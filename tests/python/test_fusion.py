@@ -153,3 +153,13 @@ def test_memoize():
 
     h(7), h(7)
     assert calls.count(7) == 1
+
+
+def test_weak_int_overflow_not_hidden_by_cache():
+    f = kumo.fuse(lambda x, s: x + s)
+    x = kumo.ones(3, dtype=numpy.int8)
+    numpy.testing.assert_array_equal(kumo.asnumpy(f(x, 3)), numpy.full(3, 4, dtype=numpy.int8))
+    with pytest.raises(OverflowError):
+        numpy.ones(3, dtype=numpy.int8) + 300
+    with pytest.raises(OverflowError):
+        f(x, 300)
