@@ -220,7 +220,7 @@ class _Tracer:
         self.lines.append("%s %s = kumo_cast<%s>(%s);" % (_ctype(target.dtype), v, _ctype(target.dtype),
                                                           value._code))
         target._code = v
-        if target not in self.updated:
+        if not any(u is target for u in self.updated):  # `in` would call the traced __eq__
             self.updated.append(target)
         return target
 

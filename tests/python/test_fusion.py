@@ -163,3 +163,18 @@ def test_weak_int_overflow_not_hidden_by_cache():
         numpy.ones(3, dtype=numpy.int8) + 300
     with pytest.raises(OverflowError):
         f(x, 300)
+
+
+def test_two_inplace_updates_and_a_result():
+    @kumo.fuse
+    def f(x, y):
+        x += 1
+        y *= 2
+        return x + y
+
+    x, y = kumo.arange(3.0), kumo.arange(3.0)
+    r = f(x, y)
+    numpy.testing.assert_array_equal(kumo.asnumpy(x), numpy.arange(3.0) + 1)
+    numpy.testing.assert_array_equal(kumo.asnumpy(y), numpy.arange(3.0) * 2)
+    numpy.testing.assert_array_equal(kumo.asnumpy(r), numpy.arange(3.0) * 3 + 1)
+    assert f._cache[next(iter(f._cache))] != "unfused"
