@@ -275,6 +275,11 @@ void bind_kernels(py::module_& m) {
       .def_property_readonly("ntypes", [](const Ufunc& u) { return u.loops().size(); })
       .def_property_readonly("types", &Ufunc::type_strings)
       .def_property_readonly("_reduce_identity", &Ufunc::reduce_identity)
+      // The operation snippet of loop k (what kumo.fuse inlines for a traced call).
+      .def("_loop_operation", [](const Ufunc& u, int k) {
+        if (k < 0 || k >= static_cast<int>(u.loops().size())) throw IndexError("ufunc loop index out of range");
+        return u.loops()[k].operation;
+      })
       .def("_resolve", [](const Ufunc& u, py::args ins, py::object dtype, py::object casting) {
         std::vector<kernels::UfuncOperand> ops;
         for (py::handle h : ins) {
@@ -314,11 +319,25 @@ void bind_kernels(py::module_& m) {
 
   py::class_<kernels::ElementwiseSpec, std::shared_ptr<kernels::ElementwiseSpec>>(m, "_ElementwiseSpec")
       .def(py::init([](const std::string& in, const std::string& out, const std::string& op, const std::string& name,
-                       const std::string& preamble, std::vector<std::string> options) {
-             return kernels::ElementwiseSpec::create(name, in, out, op, preamble, options);
+                       const std::string& preamble, std::vector<std::string> options, const std::string& loop_prep,
+                       const std::string& after_loop, bool reduce_dims) {
+             auto s = kernels::ElementwiseSpec::create(name, in, out, op, preamble, options, loop_prep, after_loop);
+             s->reduce_dims = reduce_dims;
+             return s;
            }),
            py::arg("in_params"), py::arg("out_params"), py::arg("operation"), py::arg("name"),
-           py::arg("preamble") = "", py::arg("options") = std::vector<std::string>{})
+           py::arg("preamble") = "", py::arg("options") = std::vector<std::string>{}, py::arg("loop_prep") = "",
+           py::arg("after_loop") = "", py::arg("reduce_dims") = true)
+      .def_property_readonly("in_param_names", [](const kernels::ElementwiseSpec& s) {
+        std::vector<std::string> v;
+        for (const auto& p : s.in_params) v.push_back(p.name);
+        return v;
+      })
+      .def_property_readonly("out_param_names", [](const kernels::ElementwiseSpec& s) {
+        std::vector<std::string> v;
+        for (const auto& p : s.out_params) v.push_back(p.name);
+        return v;
+      })
       .def_property_readonly("nin", [](const kernels::ElementwiseSpec& s) { return s.in_params.size(); })
       .def_property_readonly("nout", [](const kernels::ElementwiseSpec& s) { return s.out_params.size(); })
       .def("__call__", [](const kernels::ElementwiseSpec& s, py::args args, py::object size, py::object types) {
@@ -328,6 +347,15 @@ void bind_kernels(py::module_& m) {
                           std::to_string(nin + nout) + ", got " + std::to_string(args.size()));
         std::vector<kernels::ParamSpec> params = s.in_params;
         params.insert(params.end(), s.out_params.begin(), s.out_params.end());
+        // CuPy's rules for given outputs: arrays only, and exactly the
+        // parameter's type (a concrete type, or what its generic name binds).
+        for (size_t k = nin; k < args.size(); ++k) {
+          if (!py::isinstance<Array>(args[k])) throw TypeError("Output arguments must be kumo.ndarray");
+          const kernels::ParamSpec& p = params[k];
+          const Dtype d = cast_array(args[k]).dtype();
+          if (!p.is_generic && d != p.dtype)
+            throw TypeError("Type is mismatched. " + p.name + " " + dtype_name(d) + " " + dtype_name(p.dtype));
+        }
         kernels::TypeBindings b;
         std::vector<Array> all = kernel_args(params, args, args.size(), &b, bindings_from_dict(types));
         std::vector<Array> ins(all.begin(), all.begin() + nin);

@@ -149,28 +149,35 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
 
   // The element function: loads cast to the parameter types, outputs are
   // references (or cast on store), the user's operation runs in between.
-  o << "static KUMO_FN void kumo_element(int64_t i, int64_t _size";
+  // With loop_prep/after_loop it is a lambda inside the entry instead, so
+  // that the operation sees what loop_prep declared (and raw arrays are
+  // captured by their names rather than passed).
+  const bool inline_element = !spec.loop_prep.empty() || !spec.after_loop.empty();
+  std::ostringstream el;
+  std::string elem_params = "int64_t i, int64_t _size";
   for (size_t k = 0; k < nops; ++k)
-    o << ", " << (ops[k].is_output ? "" : "const ") << ops[k].array_type << "& _p" << k;
-  for (size_t r = 0; r < nraw; ++r) o << ", const KumoRawArray<" << raws[r].second << ">& " << raws[r].first;
-  o << ") {\n  const KumoIndex _ind(i, _size);\n  (void)_ind;\n";
+    elem_params += std::string(", ") + (ops[k].is_output ? "" : "const ") + ops[k].array_type + "& _p" +
+                   std::to_string(k);
+  if (!inline_element)
+    for (size_t r = 0; r < nraw; ++r) elem_params += ", const KumoRawArray<" + raws[r].second + ">& " + raws[r].first;
+  el << "const KumoIndex _ind(i, _size);\n  (void)_ind;\n";
   for (size_t k = 0; k < nops; ++k) {
     const Operand& op = ops[k];
     bool same = op.param_type == op.array_type;
     if (!op.is_output) {
-      if (same) o << "  const " << op.param_type << "& " << op.name << " = _p" << k << ";\n";
-      else o << "  const " << op.param_type << " " << op.name << " = kumo_cast<" << op.param_type << ">(_p" << k << ");\n";
+      if (same) el << "  const " << op.param_type << "& " << op.name << " = _p" << k << ";\n";
+      else el << "  const " << op.param_type << " " << op.name << " = kumo_cast<" << op.param_type << ">(_p" << k << ");\n";
     } else if (same) {
-      o << "  " << op.param_type << "& " << op.name << " = _p" << k << ";\n";
+      el << "  " << op.param_type << "& " << op.name << " = _p" << k << ";\n";
     } else {
-      o << "  " << op.param_type << " " << op.name << " = kumo_cast<" << op.param_type << ">(_p" << k << ");\n";
+      el << "  " << op.param_type << " " << op.name << " = kumo_cast<" << op.param_type << ">(_p" << k << ");\n";
     }
   }
-  o << "  {\n" << spec.operation << "\n;\n  }\n";
+  el << "  {\n" << spec.operation << "\n;\n  }\n";
   for (size_t k = 0; k < nops; ++k)
     if (ops[k].is_output && ops[k].param_type != ops[k].array_type)
-      o << "  _p" << k << " = kumo_cast<" << ops[k].array_type << ">(" << ops[k].name << ");\n";
-  o << "}\n";
+      el << "  _p" << k << " = kumo_cast<" << ops[k].array_type << ">(" << ops[k].name << ");\n";
+  if (!inline_element) o << "static KUMO_FN void kumo_element(" << elem_params << ") {\n  " << el.str() << "}\n";
 
   auto raw_decls = [&](const char* args) {
     std::string s;
@@ -181,8 +188,23 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
   };
   auto raw_args = [&]() {
     std::string s;
+    if (inline_element) return s;  // the lambda captures them by name
     for (size_t r = 0; r < nraw; ++r) s += ", _r" + std::to_string(r);
     return s;
+  };
+  // Inline mode: raw arrays by their names, loop_prep, then the element lambda.
+  auto prep = [&](const std::string& size_expr) {
+    std::string s;
+    if (!inline_element) return s;
+    for (size_t r = 0; r < nraw; ++r)
+      s += "  const KumoRawArray<" + raws[r].second + ">& " + raws[r].first + " = _r" + std::to_string(r) + ";\n";
+    s += "  {\n  const KumoIndex _ind(0, " + size_expr + ");\n  (void)_ind;\n" + spec.loop_prep + "\n;\n";
+    s += "  auto kumo_element = [&](" + elem_params + ") {\n  " + el.str() + "  };\n";
+    return s;
+  };
+  auto finish = [&]() {
+    if (!inline_element) return std::string();
+    return "\n" + spec.after_loop + "\n;\n  }\n";
   };
   auto elem_ref = [&](size_t k, const std::string& addr) {
     return std::string("*reinterpret_cast<") + (ops[k].is_output ? "" : "const ") + ops[k].array_type + "*>(" + addr + ")";
@@ -192,6 +214,9 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
     o << "extern \"C\" void kumo_elementwise(const void* _vargs, int64_t _begin, int64_t _end) {\n"
          "  const KumoArgs& A = *static_cast<const KumoArgs*>(_vargs);\n";
     o << raw_decls("A");
+    // Inline mode: the loops below run in a lambda so that their early
+    // returns still reach after_loop.
+    if (inline_element) o << prep("A.size") << "  [&]() {\n";
     // Contiguous: typed restrict pointers so the loop vectorizes.
     o << "  if (A.contiguous == 1) {\n";
     for (size_t k = 0; k < nops; ++k)
@@ -275,10 +300,12 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
     } else {
       o << "  for (int64_t i = _begin; i < _end; ++i) kumo_element(i, A.size" << raw_args() << ");\n";
     }
+    if (inline_element) o << "  }();\n" << finish();
     o << "}\n";
   } else {
     o << "extern \"C\" __global__ void kumo_elementwise(const KumoArgs A) {\n";
     o << raw_decls("A");
+    o << prep("A.size");
     o << "  const int64_t step = static_cast<int64_t>(blockDim.x) * gridDim.x;\n"
          "  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < A.size; i += step) {\n";
     o << "    if (A.contiguous) {\n      kumo_element(i, A.size";
@@ -292,7 +319,7 @@ std::string generate_elementwise(const ElementwiseSpec& spec, const ElementwiseS
     for (size_t k = 0; k < nops; ++k) o << "        q" << k << " += c * A.strides[" << k << "][d];\n";
     o << "      }\n      kumo_element(i, A.size";
     for (size_t k = 0; k < nops; ++k) o << ", " << elem_ref(k, "q" + std::to_string(k));
-    o << raw_args() << ");\n    }\n  }\n}\n";
+    o << raw_args() << ");\n    }\n  }\n" << finish() << "}\n";
   }
   return o.str();
 }

@@ -238,7 +238,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     }
     flat = false;
   }
-  if (flat) {
+  if (flat && spec.reduce_dims) {
     // One axis of `total` elements: contiguous (mode 1), or with 0-d inputs
     // read through stride 0 by the blocked scalar loop (mode 2).
     ArgsBuffer fbuf;
@@ -261,7 +261,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     strides[k] = a.shape() == shape ? a.strides() : broadcast_strides(a.shape(), a.strides(), shape);
   }
   Shape it_shape = shape;
-  squash_in_place(it_shape, strides, nops, spec.reorder_axes ? lead : -1);
+  if (spec.reduce_dims) squash_in_place(it_shape, strides, nops, spec.reorder_axes ? lead : -1);
   bool contiguous = it_shape.size() <= 1;
   if (it_shape.size() == 1)
     for (size_t k = 0; k < nops; ++k)

@@ -81,8 +81,11 @@ std::vector<ParamSpec> parse_params(const std::string& params) {
 std::shared_ptr<ElementwiseSpec> ElementwiseSpec::create(const std::string& name, const std::string& in_params,
                                                          const std::string& out_params, const std::string& operation,
                                                          const std::string& preamble,
-                                                         const std::vector<std::string>& options) {
+                                                         const std::vector<std::string>& options,
+                                                         const std::string& loop_prep, const std::string& after_loop) {
   auto s = std::make_shared<ElementwiseSpec>();
+  s->loop_prep = loop_prep;
+  s->after_loop = after_loop;
   s->name = name;
   s->in_params = parse_params(in_params);
   s->out_params = parse_params(out_params);

@@ -31,6 +31,14 @@ struct ElementwiseSpec {
   std::string operation;  // statements using the parameter names and `i`
   std::string preamble;
   std::vector<std::string> options;  // extra compiler options (CUDA)
+  // CuPy's loop_prep/after_loop: statements run once per CUDA thread (once per
+  // host chunk) before and after its loop over elements. Variables that
+  // loop_prep declares are visible to the operation and to after_loop.
+  std::string loop_prep;
+  std::string after_loop;
+  // false: the loop keeps the arrays' axes as given instead of merging
+  // contiguous ones (CuPy's reduce_dims; `i` is the C-order index either way).
+  bool reduce_dims = true;
   uint64_t id = 0;                   // unique per spec object, for cache keys
   // Built-in kernels whose result does not depend on the visiting order may
   // iterate in memory order; user kernels keep `i` as the C-order index.
@@ -47,7 +55,8 @@ struct ElementwiseSpec {
   static std::shared_ptr<ElementwiseSpec> create(const std::string& name, const std::string& in_params,
                                                  const std::string& out_params, const std::string& operation,
                                                  const std::string& preamble = "",
-                                                 const std::vector<std::string>& options = {});
+                                                 const std::vector<std::string>& options = {},
+                                                 const std::string& loop_prep = "", const std::string& after_loop = "");
 };
 
 // CuPy's ReductionKernel model: out = post_map(reduce(map(in) over axes)).

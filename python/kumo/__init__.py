@@ -138,3 +138,4 @@ dtypes = _numpy.dtypes
 _core._install_fast_paths(ndarray, type(add))
 from kumo import special  # noqa: E402,F401  (kumo.special: erf, gammaln, digamma, ...)
 from kumo._raw import *  # noqa: E402,F401,F403  (RawKernel, RawModule)
+from kumo._fusion import *  # noqa: E402,F401,F403  (fuse, memoize, clear_memo)
