@@ -35,7 +35,9 @@
 #define __constant__
 #define __managed__
 #define __shared__ thread_local
-#define __align__(n) alignas(n)
+// A GNU attribute, not alignas: CUDA code writes `__shared__ __align__(16) T x[]`,
+// where a standard attribute may not stand among the decl-specifiers.
+#define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
 #define __CUDA_ARCH__ 800
 #define __KUMO_CUDA_HOST_EMULATION__ 1

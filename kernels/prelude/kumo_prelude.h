@@ -93,6 +93,9 @@ using std::fmax; using std::fmin; using std::abs; using std::isnan; using std::i
 using std::isfinite; using std::signbit;
 // CUDA provides min/max overloads in the global namespace; mirror the
 // same-type ones so that user snippets written for CUDA compile on the host.
+// The CUDA host emulator (a generated kernel's CUDA source run on the CPU)
+// already declares them as CUDA does.
+#if !defined(__KUMO_CUDA_HOST_EMULATION__)
 #define KUMO_HOST_MINMAX_(T)                                               \
   KUMO_FN T min(T a, T b) { return b < a ? b : a; }                        \
   KUMO_FN T max(T a, T b) { return a < b ? b : a; }
@@ -104,6 +107,7 @@ KUMO_FN float min(float a, float b) { return std::fmin(a, b); }
 KUMO_FN float max(float a, float b) { return std::fmax(a, b); }
 KUMO_FN double min(double a, double b) { return std::fmin(a, b); }
 KUMO_FN double max(double a, double b) { return std::fmax(a, b); }
+#endif  // !__KUMO_CUDA_HOST_EMULATION__
 #endif
 
 namespace kumo {
