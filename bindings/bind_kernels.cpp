@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "kernels/elementwise.h"
 #include "kernels/kernel_cache.h"
+#include "kernels/launch.h"
 #include "kernels/reduction.h"
 #include "kernels/ufunc.h"
 #include "routines/elementwise.h"
@@ -409,6 +410,9 @@ void bind_kernels(py::module_& m) {
   });
   m.def("kernel_cache_dir", &kernels::cache_dir);
   m.def("verify_cuda_enabled", &kernels::verify_cuda_enabled);
+  m.def("emulate_cuda_enabled", &kernels::emulate_cuda_enabled);
+  m.def("_set_emulate_cuda", &kernels::set_emulate_cuda, py::arg("on"));
+  m.def("_emulated_cuda_launches", &kernels::emulated_cuda_launches);
   m.def("_clear_kernel_memory_cache", &kernels::clear_memory_cache);
   m.def("_generate_reduction_source", [](const kernels::ReductionSpec& s, py::dict bindings, bool cuda) {
     kernels::ReductionSignature sig;

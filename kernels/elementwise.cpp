@@ -82,7 +82,7 @@ const CompiledElementwise* lookup(const ElementwiseSpec& spec, const Elementwise
 // Runs a specialised kernel over `total` elements with a filled argument buffer.
 void run(Device& device, const ElementwiseSpec& spec, const ElementwiseSignature& sig, const ArgsBuffer& buf,
          int64_t total, int64_t bytes_per_element = 0) {
-  if (device.type() == DeviceType::kCPU) {
+  if (!runs_cuda_source(device)) {
     const CompiledElementwise* ck = lookup(spec, sig, Target::kHost);
     const bool small = spec.min_parallel_bytes > 0 && total * bytes_per_element < spec.min_parallel_bytes;
     run_host_range(ck->host_fn, buf.data(), total, small ? total : spec.host_grain > 0 ? spec.host_grain : kHostGrain);
@@ -149,6 +149,8 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
     if (&args[k].device() != device)
       throw DeviceError("arrays are on different devices: " + device->name() + " and " + args[k].device().name() +
                         "; move one with to_device() first");
+  // The host's blocked scalar-operand loop (mode 2) exists only in host source.
+  const bool cuda_source = runs_cuda_source(*device);
 
   // Iteration shape: the broadcast of every non-raw operand; outputs must have it.
   Shape shape;
@@ -232,7 +234,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
   bool flat = true, scalar_inputs = false;
   for (size_t k = 0; k < nops && flat; ++k) {
     if (ops[k]->shape() == shape && ops[k]->c_contiguous()) continue;
-    if (k < nops_in && ops[k]->ndim() == 0 && device->type() == DeviceType::kCPU) {
+    if (k < nops_in && ops[k]->ndim() == 0 && !cuda_source) {
       scalar_inputs = true;
       continue;
     }
@@ -276,7 +278,7 @@ void launch_elementwise(const ElementwiseSpec& spec, const ElementwiseSignature&
   // On the host, one axis where every input is contiguous or a broadcast
   // scalar (stride 0) runs the blocked scalar-operand loop (mode 2).
   int mode = contiguous ? 1 : 0;
-  if (!contiguous && it_shape.size() == 1 && device->type() == DeviceType::kCPU) {
+  if (!contiguous && it_shape.size() == 1 && !cuda_source) {
     bool scalar_ok = true;
     for (size_t k = 0; k < nops && scalar_ok; ++k)
       scalar_ok = strides[k][0] == ops[k]->itemsize() || (strides[k][0] == 0 && k < nops_in);

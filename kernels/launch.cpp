@@ -1,6 +1,8 @@
 #include "kernels/launch.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <mutex>
 #include <numeric>
 #include <unordered_map>
@@ -8,6 +10,7 @@
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
+#include "kernels/host/cuda_emulation.h"
 #include "kernels/kernel_cache.h"
 
 namespace kumo {
@@ -105,29 +108,80 @@ void run_host_range(HostRangeFn fn, const void* args, int64_t n, int64_t grain) 
   parallel_for(n, grain, [&](int64_t b, int64_t e) { fn(args, b, e); });
 }
 
+namespace {
+
+std::atomic<bool>& emulate_cuda_flag() {
+  static std::atomic<bool> flag{[] {
+    const char* env = std::getenv("KUMO_EMULATE_CUDA");
+    return env && *env && std::string(env) != "0";
+  }()};
+  return flag;
+}
+
+// Host devices and CUDA devices share indices (both have a device 0), so
+// the emulated function of a host device is kept under a negative key.
+std::atomic<uint64_t> g_emulated_launches{0};
+
+int function_key(const Device& device) {
+  return device.type() == DeviceType::kCPU ? -1 - device.index() : device.index();
+}
+
+void* emulated_function(CudaKernel& kernel, const char* name) {
+  EmulatedModuleSource translated = translate_cuda_for_host(kernel.source, {}, kernel.options);
+  for (const auto& entry : translated.entries) {
+    if (entry.first != name) continue;
+    // The module cache keeps the module loaded for the life of the process.
+    std::shared_ptr<HostModule> module = get_host_module(translated.source);
+    return module->symbol(entry.second.c_str());
+  }
+  throw CompileError(std::string("generated CUDA kernel has no __global__ function '") + name +
+                     "' for the CUDA host emulator");
+}
+
+}  // namespace
+
+bool emulate_cuda_enabled() { return emulate_cuda_flag().load(std::memory_order_relaxed); }
+void set_emulate_cuda(bool on) { emulate_cuda_flag().store(on, std::memory_order_relaxed); }
+uint64_t emulated_cuda_launches() { return g_emulated_launches.load(std::memory_order_relaxed); }
+bool runs_cuda_source(const Device& device) {
+  return device.type() != DeviceType::kCPU || emulate_cuda_enabled();
+}
+
 void* cuda_function(Device& device, CudaKernel& kernel, const char* name) {
+  const int key = function_key(device);
   {
     std::lock_guard<std::mutex> lk(kernel.mu);
-    auto it = kernel.functions.find(device.index());
+    auto it = kernel.functions.find(key);
     if (it != kernel.functions.end()) return it->second;
   }
-  CudaPlugin* plugin = cuda_plugin();
-  if (!plugin) throw DeviceError("CUDA plugin is not loaded: " + cuda_plugin_load_error());
-  CudaKernelBackend& backend = plugin->kernels();
-  const int arch = backend.device_arch(device.index());
-  const std::string cubin = get_cuda_cubin(kernel.source, arch, kernel.options);
-  void* fn = backend.load_function(device.index(), cubin, name);
+  void* fn = nullptr;
+  if (device.type() == DeviceType::kCPU) {
+    fn = emulated_function(kernel, name);
+  } else {
+    CudaPlugin* plugin = cuda_plugin();
+    if (!plugin) throw DeviceError("CUDA plugin is not loaded: " + cuda_plugin_load_error());
+    CudaKernelBackend& backend = plugin->kernels();
+    const int arch = backend.device_arch(device.index());
+    const std::string cubin = get_cuda_cubin(kernel.source, arch, kernel.options);
+    fn = backend.load_function(device.index(), cubin, name);
+  }
   std::lock_guard<std::mutex> lk(kernel.mu);
-  kernel.functions[device.index()] = fn;
+  kernel.functions[key] = fn;
   return fn;
 }
 
 void launch_cuda(Device& device, void* function, const ArgsBuffer& args, unsigned grid, unsigned block) {
+  void* arg_ptr = const_cast<void*>(args.data());
+  void* kargs[] = {arg_ptr};
+  if (device.type() == DeviceType::kCPU) {
+    EmulatedLaunch launch{{std::max(1u, grid), 1, 1}, {block, 1, 1}, 0, kargs};
+    launch_emulated(reinterpret_cast<HostRangeFn>(function), launch);
+    g_emulated_launches.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   LaunchDims dims;
   dims.grid[0] = std::max(1u, grid);
   dims.block[0] = block;
-  void* arg_ptr = const_cast<void*>(args.data());
-  void* kargs[] = {arg_ptr};
   cuda_plugin()->kernels().launch(device.index(), function, dims, device.current_stream(), kargs);
 }
 

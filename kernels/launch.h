@@ -111,8 +111,29 @@ struct CudaKernel {
   std::mutex mu;
   std::unordered_map<int, void*> functions;  // device index -> function
 };
+// The loaded function `name` of a kernel's CUDA source on `device`. On the
+// host (the CUDA-emulation test mode below) the source is translated by the
+// CUDA host emulator and compiled for the CPU instead.
 void* cuda_function(Device& device, CudaKernel& kernel, const char* name);
+// Launches a function from cuda_function with the argument struct `args`
+// (1-D grid and block); on the host it runs on the CUDA host emulator.
 void launch_cuda(Device& device, void* function, const ArgsBuffer& args, unsigned grid, unsigned block);
+
+// CUDA-emulation test mode: the generated kernels (elementwise, reductions,
+// the random transforms, the fused optimizers) meant for the host device run
+// their CUDA source, launch geometry and argument layout on the CUDA host
+// emulator instead of their host source, so the CUDA code generator is
+// exercised end to end on machines without a GPU and its results can be
+// compared with the host backend's. Off by default; KUMO_EMULATE_CUDA=1 turns
+// it on for the process, set_emulate_cuda for the caller (tests).
+bool emulate_cuda_enabled();
+void set_emulate_cuda(bool on);
+// Whether kernels for `device` run their CUDA source: a CUDA device, or the
+// host device in the emulation test mode.
+bool runs_cuda_source(const Device& device);
+// How many grids the emulation test mode has run (tests check that a
+// comparison really went through the CUDA source).
+uint64_t emulated_cuda_launches();
 
 }  // namespace kernels
 }  // namespace kumo

@@ -142,7 +142,7 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
   for (size_t k = 0; k < nin + nout; ++k) buf.dims(oit.strides[k].data(), oit.shape.size());
   for (size_t k = 0; k < nin; ++k) buf.dims(rit.strides[k].data(), rit.shape.size());
 
-  if (device.type() == DeviceType::kCPU) {
+  if (!runs_cuda_source(device)) {
     auto ck = lookup(spec, sig, Target::kHost);
     int64_t bytes = 0;
     for (const Array& a : inputs) bytes += a.itemsize();

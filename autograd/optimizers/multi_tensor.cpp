@@ -183,7 +183,7 @@ void multi_tensor_update(Rule rule, const std::vector<Array>& params, const std:
   }
   if (offsets[n] == 0) return;
 
-  if (device.type() == DeviceType::kCPU) {
+  if (!kernels::runs_cuda_source(device)) {
     if (kernels::verify_cuda_enabled()) kernels::verify_cuda_source(multi_tensor_cuda_source(rule, dtype), {});
     if (dtype == Dtype::kFloat32) {
       HostTable<float> t;

@@ -20,6 +20,7 @@ def config():
         "host threads": _core.host_num_threads(),
         "kernel cache": _core.kernel_cache_dir(),
         "verify CUDA kernels": _core.verify_cuda_enabled(),
+        "emulate CUDA kernels": _core.emulate_cuda_enabled(),
     }
 
 
