@@ -10,6 +10,7 @@
 #include "kernels/codegen.h"
 #include "kernels/elementwise.h"
 #include "kernels/kernel_cache.h"
+#include "kernels/launch.h"
 #include "kernels/reduction.h"
 
 using namespace kumo;
@@ -78,6 +79,40 @@ TEST(Kernels, ReductionOverAxesMatchesLoop) {
   EXPECT_EQ(get(s02, 2), expect);
   Array all = kernels::call_reduction(*spec, {x}, {Array()}, {}, true, false)[0];
   EXPECT_EQ(get(all, 0), 59.0 * 60 / 2);
+}
+
+// The emulation test mode runs the CUDA source of the same kernels on the
+// CUDA host emulator; results must equal the host source's.
+class EmulatedCuda {
+ public:
+  EmulatedCuda() { kernels::set_emulate_cuda(true); }
+  ~EmulatedCuda() { kernels::set_emulate_cuda(false); }
+};
+
+TEST(Kernels, CudaSourceOnTheEmulatorEqualsHostSource) {
+  auto ew = kernels::ElementwiseSpec::create("emu_addmul", "T x, T y", "T z", "z = x * 3 + y");
+  auto red = kernels::ReductionSpec::create("emu_sum", "T x", "T y", "x", "a + b", "y = a", "0", "T");
+  Array x = iota(Shape{5, 300, 7}).transpose();  // strided loop
+  Array y = iota(Shape{5});                       // broadcast
+  Array z_host = kernels::call_elementwise(*ew, {x, y}, {Array()})[0];
+  Array s_host = kernels::call_reduction(*red, {x}, {Array()}, {1}, false, false)[0];
+  Array all_host = kernels::call_reduction(*red, {x}, {Array()}, {}, true, false)[0];
+  const uint64_t before = kernels::emulated_cuda_launches();
+  Array z_emu, s_emu, all_emu;
+  {
+    EmulatedCuda mode;
+    EXPECT_TRUE(kernels::runs_cuda_source(host_device()));
+    z_emu = kernels::call_elementwise(*ew, {x, y}, {Array()})[0];
+    s_emu = kernels::call_reduction(*red, {x}, {Array()}, {1}, false, false)[0];
+    all_emu = kernels::call_reduction(*red, {x}, {Array()}, {}, true, false)[0];
+  }
+  EXPECT_FALSE(kernels::runs_cuda_source(host_device()));
+  EXPECT_EQ(kernels::emulated_cuda_launches() - before, 3u);
+  ASSERT_EQ(z_emu.shape(), z_host.shape());
+  for (int64_t i = 0; i < z_host.size(); ++i) ASSERT_EQ(get(z_emu, i), get(z_host, i)) << i;
+  ASSERT_EQ(s_emu.shape(), s_host.shape());
+  for (int64_t i = 0; i < s_host.size(); ++i) ASSERT_EQ(get(s_emu, i), get(s_host, i)) << i;
+  EXPECT_EQ(get(all_emu, 0), get(all_host, 0));
 }
 
 TEST(Kernels, ReductionWithoutIdentityRejectsEmpty) {
