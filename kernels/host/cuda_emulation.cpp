@@ -350,6 +350,125 @@ std::vector<std::string> find_kernels(const std::string& m) {
   return names;
 }
 
+// Offset of the bracket matching the opening one at `open` in the masked code, or npos.
+size_t matching(const std::string& m, size_t open) {
+  const char o = m[open], c = o == '(' ? ')' : o == '{' ? '}' : ']';
+  int depth = 0;
+  for (size_t q = open; q < m.size(); ++q) {
+    if (m[q] == o) ++depth;
+    if (m[q] == c && --depth == 0) return q;
+  }
+  return std::string::npos;
+}
+
+// Whether a kernel body holds code that cannot see the enclosing function's
+// locals: a lambda (`]` followed by its parameters or body, or `[]<` for a
+// template lambda; `a[i](...)` and `int a[2]{...}` are caught too, harmlessly)
+// or a local class.
+bool has_nested_scope(const std::string& body) {
+  for (size_t p = body.find(']'); p != std::string::npos; p = body.find(']', p + 1)) {
+    const size_t q = skip_ws(body, p + 1);
+    if (q >= body.size()) break;
+    if (body[q] == '(' || body[q] == '{') return true;
+    size_t b = p;
+    while (b > 0 && std::isspace(static_cast<unsigned char>(body[b - 1]))) --b;
+    if (body[q] == '<' && b > 0 && body[b - 1] == '[') return true;
+  }
+  for (const char* w : {"struct", "class", "union"})
+    if (!find_word(body, w).empty()) return true;
+  return false;
+}
+
+// Loop mode (see __KumoBuiltins in kumo_cuda_host.h): every __global__ function
+// gets the built-ins as a leading parameter and its body is wrapped in a scope
+// that declares them as locals (a second scope, so that a kernel may still
+// declare its own `blockDim`). Everything is inserted on the existing lines, so
+// #line numbers stay right. Returns false, leaving `src` alone, when a __global__
+// is not in a form this can rewrite (in a macro, followed by something other than
+// a body or `;`, or whose body holds a lambda or a local class that could not
+// read the locals): the module then runs every kernel the old way, reading
+// threadIdx from the thread-local. `tid_outside` becomes whether threadIdx (or
+// __activemask, which reads it) is used outside the rewritten kernel bodies, by
+// device functions or macros, which then need the thread-local stored per thread.
+bool pass_builtins_as_parameters(std::string& src, bool& tid_outside) {
+  const std::string m = code_mask(src);
+  struct Edit {
+    size_t pos;
+    std::string text;
+  };
+  std::vector<Edit> edits;
+  std::vector<std::pair<size_t, size_t>> bodies, blanks;
+  for (size_t p : find_word(m, "__global__")) {
+    // Not inside a preprocessor directive (a line starting with '#', or continued from one).
+    size_t ls = p;
+    for (;;) {
+      while (ls > 0 && m[ls - 1] != '\n') --ls;
+      size_t e = ls;  // end of the previous line, before its newline
+      if (e < 2) break;
+      size_t back = e - 1;
+      while (back > 0 && (m[back - 1] == ' ' || m[back - 1] == '\t' || m[back - 1] == '\r')) --back;
+      if (back == 0 || m[back - 1] != '\\') break;
+      ls = back - 1;
+    }
+    if (m[skip_ws(m, ls)] == '#') return false;
+    // The parameter list: the first parenthesis not of an attribute-like macro.
+    size_t paren = m.find('(', p);
+    for (;;) {
+      if (paren == std::string::npos) return false;
+      size_t e = paren;
+      while (e > p && std::isspace(static_cast<unsigned char>(m[e - 1]))) --e;
+      size_t s = e;
+      while (s > p && is_ident_char(m[s - 1])) --s;
+      const std::string word = m.substr(s, e - s);
+      if (word == "__launch_bounds__" || word == "__attribute__" || word == "__align__" || word == "alignas") {
+        const size_t close = matching(m, paren);
+        if (close == std::string::npos) return false;
+        paren = m.find('(', close);
+        continue;
+      }
+      if (word.empty()) return false;
+      break;
+    }
+    // Nothing but the declaration's own tokens between __global__ and the name.
+    for (size_t q = p; q < paren; ++q)
+      if (m[q] == ';' || m[q] == '{' || m[q] == '}') return false;
+    const size_t close = matching(m, paren);
+    if (close == std::string::npos) return false;
+    const std::string params = trim(m.substr(paren + 1, close - paren - 1));
+    if (params.empty() || params == "void") {
+      // `(void)` or `()`: blanked (comments too, newlines kept) and replaced by the one parameter.
+      blanks.emplace_back(paren + 1, close);
+      edits.push_back({paren + 1, "__KumoBuiltins __kumo_bi"});
+    } else {
+      edits.push_back({paren + 1, "__KumoBuiltins __kumo_bi, "});
+    }
+    const size_t after = skip_ws(m, close + 1);
+    if (after >= m.size()) return false;
+    if (m[after] == ';') continue;
+    if (m[after] != '{') return false;
+    const size_t end = matching(m, after);
+    if (end == std::string::npos) return false;
+    if (has_nested_scope(m.substr(after + 1, end - after - 1))) return false;
+    edits.push_back({after + 1, " __KUMO_LOOP_BUILTINS {"});
+    edits.push_back({end, "} "});
+    bodies.emplace_back(after, end);
+  }
+  tid_outside = !find_word(m, "__activemask").empty();
+  for (size_t p : find_word(m, "threadIdx")) {
+    bool inside = false;
+    for (const auto& b : bodies) inside = inside || (p > b.first && p < b.second);
+    tid_outside = tid_outside || !inside;
+  }
+  for (const auto& b : blanks)
+    for (size_t i = b.first; i < b.second; ++i)
+      if (src[i] != '\n') src[i] = ' ';
+  // Applied from the back so that earlier offsets stay valid; of two insertions at one
+  // offset (the braces of an empty body) the later one goes in first, to end up after.
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos < b.pos; });
+  for (auto e = edits.rbegin(); e != edits.rend(); ++e) src.insert(e->pos, e->text);
+  return true;
+}
+
 std::string symbol_for(size_t i, const std::string& expr) {
   std::string s = "kumo_emu_entry_" + std::to_string(i) + "_";
   for (char c : expr) {
@@ -425,6 +544,13 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
 
   std::vector<std::string> exprs = kernel_expressions;
   if (exprs.empty()) exprs = find_kernels(code_mask(src));
+  // Loop mode: the built-ins as values where the kernels allow it (so that the thread
+  // loop vectorises), threadIdx in the thread-local where anything else may read it.
+  bool tid_tls = true;
+  if (!fibers && pass_builtins_as_parameters(src, tid_tls)) {
+    for (const char* w : {"threadIdx", "__activemask"})
+      if (!find_word(joined_options, w).empty()) tid_tls = true;
+  }
 
   EmulatedModuleSource out;
   std::string defines;
@@ -450,8 +576,9 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
   for (size_t i = 0; i < exprs.size(); ++i) {
     const std::string sym = symbol_for(i, exprs[i]);
     entries += "extern \"C\" __attribute__((visibility(\"default\"))) void " + sym +
-               "(const void* l, int64_t b0, int64_t b1) { " + (fibers ? "__kumo_run_fibers" : "__kumo_run_loop") +
-               "<&" + exprs[i] + " >(l, b0, b1); }\n";
+               "(const void* l, int64_t b0, int64_t b1) { " + (fibers ? "__kumo_run_fibers<&" + exprs[i] + " >"
+                       : "__kumo_run_loop<&" + exprs[i] + ", " + (tid_tls ? "true" : "false") + ">") +
+               "(l, b0, b1); }\n";
     out.entries.emplace_back(exprs[i], sym);
   }
   const std::string pch = precompiled_header_path();

@@ -9,6 +9,8 @@
 // Per-thread state (threadIdx, blockIdx, ...) and __shared__ memory are
 // per-OS-thread globals: an OS thread runs one block at a time and every fiber
 // of a block runs on that OS thread, so they behave as CUDA's per-block state.
+// In loop mode the kernels themselves see the built-ins as locals passed in by
+// the thread loop (__KumoBuiltins, near the end), which lets that loop vectorise.
 #pragma once
 #include <math.h>
 #include <stdint.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include <cmath>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -1052,9 +1055,11 @@ inline void __kumo_begin_block(const KumoEmuLaunch* L, int64_t b) {
   uint64_t gx = L->grid[0], gy = L->grid[1];
   blockIdx = uint3{(unsigned)(b % gx), (unsigned)((b / gx) % gy), (unsigned)(b / (gx * gy))};
 }
-// Barrier-free kernels: the threads of a block are a plain loop.
+// Barrier-free kernels: the threads of a block are a plain loop. This form is
+// for kernels the translator could not give the built-ins parameter (below):
+// they read threadIdx from the thread-local, stored for every thread.
 template <auto F>
-__attribute__((visibility("hidden"))) void __kumo_run_loop(const void* launch, int64_t b0, int64_t b1) {
+__attribute__((visibility("hidden"))) void __kumo_run_loop_tls(const void* launch, int64_t b0, int64_t b1) {
   const KumoEmuLaunch* L = static_cast<const KumoEmuLaunch*>(launch);
   gridDim = dim3(L->grid[0], L->grid[1], L->grid[2]);
   blockDim = dim3(L->block[0], L->block[1], L->block[2]);
@@ -1072,6 +1077,98 @@ __attribute__((visibility("hidden"))) void __kumo_run_loop(const void* launch, i
           threadIdx = uint3{x, y, z};
           __kumo_call<F>(params);
         }
+  }
+}
+
+// Loop mode with the built-ins as values. The translator gives every __global__
+// function a leading parameter `__KumoBuiltins __kumo_bi` and opens its body with
+// __KUMO_LOOP_BUILTINS, locals that shadow the thread-locals of the same names.
+// After inlining, threadIdx.x is the loop counter itself rather than a store to
+// and a load from a thread-local in every iteration, so that the thread loop of
+// an elementwise kernel is a counted loop over x that the compiler vectorises
+// (the `i < n` guard becomes masked loads and stores, possible aliasing between
+// the kernel's pointers a runtime check). Device functions still read the
+// thread-locals: blockIdx, blockDim and gridDim are stored per block, threadIdx
+// per thread only when the translator saw a read of it outside the kernel bodies.
+struct __KumoBuiltins {
+  uint3 t;
+  uint3 b;
+  dim3 bd;
+  dim3 gd;
+};
+#define __KUMO_LOOP_BUILTINS                                             \
+  const uint3 threadIdx = __kumo_bi.t, blockIdx = __kumo_bi.b;          \
+  const dim3 blockDim = __kumo_bi.bd, gridDim = __kumo_bi.gd;           \
+  (void)threadIdx, (void)blockIdx, (void)blockDim, (void)gridDim;
+template <typename... A>
+constexpr bool __kumo_takes_builtins(void (*)(__KumoBuiltins, A...)) {
+  return true;
+}
+template <typename... A>
+constexpr bool __kumo_takes_builtins(void (*)(A...)) {
+  return false;
+}
+template <typename T>
+using __kumo_arg_t = std::remove_cv_t<std::remove_reference_t<T>>;
+// Narrow: the grid's x extent is at most 2^20 blocks. Then blockIdx.x and
+// blockDim.x are passed through an empty asm (which hides their values from
+// range analysis, so the masks below are kept) and masked to 20 and 11 bits,
+// which changes nothing here but bounds them for the compiler: it then proves
+// that `blockIdx.x * blockDim.x + threadIdx.x` stays below 2^31, so that an int
+// index (which wraps under -fwrapv) is still an affine induction variable.
+template <auto F, bool TidTls, bool Narrow, typename... A, size_t... I>
+__forceinline__ void __kumo_loop_blocks(const KumoEmuLaunch* L, int64_t b0, int64_t b1, void (*)(__KumoBuiltins, A...),
+                                        std::index_sequence<I...>) {
+  // The arguments are read once per launch into locals: read from the packed
+  // parameters, they would be reloaded for every thread, as any store through a
+  // kernel pointer might change them (they are values to the kernel, so this is
+  // the same).
+  const std::tuple<__kumo_arg_t<A>...> args{*static_cast<__kumo_arg_t<A>*>(L->params[I])...};
+  __KumoBuiltins bi;
+  bi.gd = gridDim;
+  bi.bd = blockDim;
+  unsigned bx = L->block[0];
+  if (Narrow) {
+    __asm__("" : "+r"(bx));
+    bx &= 0x7ffu;
+    bi.bd.x = bx;
+  }
+  const unsigned by = L->block[1], bz = L->block[2];
+  for (int64_t b = b0; b < b1; ++b) {
+    __kumo_begin_block(L, b);
+    bi.b = blockIdx;
+    if (Narrow) {
+      unsigned v = bi.b.x;
+      __asm__("" : "+r"(v));
+      bi.b.x = v & 0xfffffu;
+    }
+    for (unsigned z = 0; z < bz; ++z)
+      for (unsigned y = 0; y < by; ++y)
+        for (unsigned x = 0; x < bx; ++x) {
+          bi.t = uint3{x, y, z};
+          if (TidTls) threadIdx = bi.t;
+          F(bi, std::get<I>(args)...);
+        }
+  }
+}
+// TidTls: also store threadIdx to the thread-local for every thread (the safe default).
+template <auto F, bool TidTls = true>
+__attribute__((visibility("hidden"))) void __kumo_run_loop(const void* launch, int64_t b0, int64_t b1) {
+  if constexpr (!__kumo_takes_builtins(F)) {
+    __kumo_run_loop_tls<F>(launch, b0, b1);
+  } else {
+    const KumoEmuLaunch* L = static_cast<const KumoEmuLaunch*>(launch);
+    gridDim = dim3(L->grid[0], L->grid[1], L->grid[2]);
+    blockDim = dim3(L->block[0], L->block[1], L->block[2]);
+    __kumo_ts.dyn_smem = __kumo_dyn_buffer.get(L->dynamic_shared_bytes ? L->dynamic_shared_bytes : 16);
+    // A barrier reached here (hidden from the translator) raises instead of crashing.
+    __kumo_ts.rt = L->runtime;
+    __kumo_ts.blk = nullptr;
+    constexpr auto seq = std::make_index_sequence<__kumo_arity(F) - 1>();
+    if (L->grid[0] <= (1u << 20))
+      __kumo_loop_blocks<F, TidTls, true>(L, b0, b1, F, seq);
+    else
+      __kumo_loop_blocks<F, TidTls, false>(L, b0, b1, F, seq);
   }
 }
 template <auto F>

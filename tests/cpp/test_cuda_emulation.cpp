@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(256) index3d(int* out) {
 TEST(CudaEmulation, SaxpyWithoutBarriers) {
   Module m = build(kBasic);
   ASSERT_EQ(m.src.entries.size(), 2u);
-  EXPECT_NE(m.src.source.find("__kumo_run_loop<&saxpy >"), std::string::npos);  // no fibers
+  EXPECT_NE(m.src.source.find("__kumo_run_loop<&saxpy, false>"), std::string::npos);  // no fibers
   const int n = 1000;
   std::vector<float> x(n), y(n), ref(n);
   for (int i = 0; i < n; ++i) x[i] = 0.5f * i, y[i] = 1.0f - i, ref[i] = 2.0f * x[i] + y[i];
@@ -624,13 +624,151 @@ TEST(CudaEmulation, BarriersHiddenInOptionsOrLocalHeadersSelectFibers) {
             std::string::npos);
   EXPECT_NE(translate_cuda_for_host("#include \"mine.cuh\"\n" + src, {}, {}).source.find("__kumo_run_fibers<&k >"),
             std::string::npos);
-  EXPECT_NE(translate_cuda_for_host(src, {}, {"-DSYNC=0"}).source.find("__kumo_run_loop<&k >"), std::string::npos);
+  EXPECT_NE(translate_cuda_for_host(src, {}, {"-DSYNC=0"}).source.find("__kumo_run_loop<&k, false>"), std::string::npos);
 }
 
 TEST(CudaEmulation, BarrierInALoopModeKernelRaises) {
   // The barrier comes from a function-like macro the translator's word scan does not match.
   Module m = build("#define CAT(a, b) a##b\n__global__ void k(int* x) { CAT(__sync, threads)(); x[0] = 1; }\n");
-  ASSERT_NE(m.src.source.find("__kumo_run_loop<&k >"), std::string::npos);
+  ASSERT_NE(m.src.source.find("__kumo_run_loop<&k, false>"), std::string::npos);
   int x = 0;
   EXPECT_THROW(launch(m.entry("k"), {1}, {4}, 0, &x), RuntimeError);
+}
+
+// ---- Loop mode with the built-ins as values (the vectorised thread loop) ----------------
+namespace {
+
+const char* kLoopBuiltins = R"CUDA(
+extern "C" __global__ void saxpy_i(float a, const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+extern "C" __global__ void saxpy_ll(float a, const float* __restrict__ x, float* __restrict__ y, long long n) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+// Each thread reads what the previous one wrote when out == in + 1.
+extern "C" __global__ void shift_add(const int* in, int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] + 1;
+}
+extern "C" __global__ void add2d(const float* a, const float* b, float* c, int rows, int cols) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < rows && col < cols) c[row * cols + col] = a[row * cols + col] + 2.0f * b[row * cols + col];
+}
+extern "C" __global__ void no_params(void /* nothing */) {}
+extern "C" __global__ void own_block_dim(int* out);
+extern "C" __global__ void own_block_dim(int* out) {
+  int blockDim = 7;  // a kernel may shadow a built-in
+  out[threadIdx.x] = blockDim + threadIdx.x;
+}
+extern "C" __global__ void block_ids(int* out) { out[blockIdx.x] = blockIdx.x + gridDim.x; }
+)CUDA";
+
+const Module& loop_builtins() {
+  static const Module m = build(kLoopBuiltins);
+  return m;
+}
+
+}  // namespace
+
+TEST(CudaEmulation, LoopModePassesBuiltinsAsValues) {
+  const Module& m = loop_builtins();
+  EXPECT_NE(m.src.source.find("saxpy_i(__KumoBuiltins __kumo_bi, float a"), std::string::npos);
+  EXPECT_NE(m.src.source.find("__kumo_run_loop<&saxpy_i, false>"), std::string::npos);
+  EXPECT_NE(m.src.source.find("no_params(__KumoBuiltins __kumo_bi"), std::string::npos);
+  // A tail block (n not a multiple of the block), both index widths.
+  for (int n : {1, 100, 1000, 4099}) {
+    std::vector<float> x(n), y(n), y2, ref(n);
+    for (int i = 0; i < n; ++i) x[i] = 0.5f * i, y[i] = 1.0f - i, ref[i] = 2.0f * x[i] + y[i];
+    y2 = y;
+    std::vector<float> guard(y);
+    guard.resize(n + 64, -5.0f);  // elements past n must stay untouched
+    launch(m.entry("saxpy_i"), {(uint32_t)(n + 127) / 128}, {128}, 0, 2.0f, x.data(), guard.data(), n);
+    launch(m.entry("saxpy_ll"), {(uint32_t)(n + 255) / 256}, {256}, 0, 2.0f, x.data(), y2.data(), (long long)n);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(guard[i], ref[i]) << n << " " << i;
+    for (int i = n; i < n + 64; ++i) ASSERT_EQ(guard[i], -5.0f) << n << " " << i;
+    for (int i = 0; i < n; ++i) ASSERT_EQ(y2[i], ref[i]) << n << " " << i;
+  }
+}
+
+TEST(CudaEmulation, LoopModeAliasingPointersKeepThreadOrder) {
+  const Module& m = loop_builtins();
+  const int n = 1000;
+  // x == y: y = 2y + y.
+  std::vector<float> y(n);
+  for (int i = 0; i < n; ++i) y[i] = float(i);
+  launch(m.entry("saxpy_i"), {8}, {128}, 0, 2.0f, y.data(), y.data(), n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(y[i], 3.0f * i) << i;
+  // out == in + 1: threads run in order, each reads its predecessor's result.
+  std::vector<int> v(n + 1, 100);
+  v[0] = 0;
+  launch(m.entry("shift_add"), {8}, {128}, 0, v.data(), v.data() + 1, n);
+  for (int i = 0; i <= n; ++i) ASSERT_EQ(v[i], i) << i;
+}
+
+TEST(CudaEmulation, LoopModeTwoDimensionalBlocks) {
+  const Module& m = loop_builtins();
+  const int rows = 37, cols = 53;
+  std::vector<float> a(rows * cols), b(rows * cols), c(rows * cols, -1.0f);
+  for (int i = 0; i < rows * cols; ++i) a[i] = float(i), b[i] = float(3 * i % 17);
+  launch(m.entry("add2d"), {4, 3}, {16, 16}, 0, a.data(), b.data(), c.data(), rows, cols);
+  for (int i = 0; i < rows * cols; ++i) ASSERT_EQ(c[i], a[i] + 2.0f * b[i]) << i;
+}
+
+TEST(CudaEmulation, LoopModeShadowedBuiltinAndEmptyParameters) {
+  const Module& m = loop_builtins();
+  std::vector<int> out(32, -1);
+  launch(m.entry("own_block_dim"), {1}, {32}, 0, out.data());
+  for (int t = 0; t < 32; ++t) ASSERT_EQ(out[t], 7 + t);
+  launch(m.entry("no_params"), {2}, {4}, 0);
+}
+
+TEST(CudaEmulation, LoopModeGridBeyondTwoToTheTwenty) {
+  // More than 2^20 blocks along x: the loop without the narrowed block index.
+  const Module& m = loop_builtins();
+  const uint32_t g = (1u << 20) + 3;
+  std::vector<int> out(g, -1);
+  launch(m.entry("block_ids"), {g}, {1}, 0, out.data());
+  for (uint32_t b = 0; b < g; ++b) ASSERT_EQ(out[b], int(b + g)) << b;
+  const int n = int(g) + 1;
+  std::vector<float> x(n, 1.0f), y(n, 2.0f);
+  launch(m.entry("saxpy_i"), {g + 1}, {1}, 0, 3.0f, x.data(), y.data(), n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(y[i], 5.0f) << i;
+}
+
+TEST(CudaEmulation, LoopModeDeviceFunctionReadingThreadIdx) {
+  // The device function reads the thread-local threadIdx: it is stored for every thread.
+  Module m = build(R"CUDA(
+__device__ int lane_id() { return threadIdx.x + blockDim.x * threadIdx.y; }
+__device__ int block_base() { return blockIdx.x * blockDim.x * blockDim.y; }
+__global__ void k(int* out, int n) {
+  int i = block_base() + lane_id();
+  if (i < n) out[i] = i * 3 + (int)threadIdx.y;
+}
+)CUDA");
+  ASSERT_NE(m.src.source.find("__kumo_run_loop<&k, true>"), std::string::npos);
+  const int n = 150;
+  std::vector<int> out(n + 10, -1);
+  launch(m.entry("k"), {3}, {8, 8}, 0, out.data(), n);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], i * 3 + (i % 64) / 8) << i;
+  for (int i = n; i < n + 10; ++i) ASSERT_EQ(out[i], -1);
+}
+
+TEST(CudaEmulation, LoopModeFallsBackForLambdasAndMacroKernels) {
+  // A captureless lambda cannot read a local threadIdx: the module keeps the thread-local loop.
+  Module m = build(R"CUDA(
+__global__ void k(int* out) {
+  auto f = [](int v) { return v + (int)threadIdx.x; };
+  out[threadIdx.x] = f(10);
+}
+)CUDA");
+  EXPECT_EQ(m.src.source.find("__kumo_bi"), std::string::npos);
+  ASSERT_NE(m.src.source.find("__kumo_run_loop<&k, true>"), std::string::npos);
+  std::vector<int> out(16, -1);
+  launch(m.entry("k"), {1}, {16}, 0, out.data());
+  for (int t = 0; t < 16; ++t) ASSERT_EQ(out[t], 10 + t);
+  const std::string macro = "#define KERNEL(name) __global__ void name(int* out)\nKERNEL(k) { out[threadIdx.x] = 1; }\n";
+  EXPECT_EQ(translate_cuda_for_host(macro, {}, {}).source.find("__kumo_bi"), std::string::npos);
 }
