@@ -55,7 +55,9 @@ void bind_sparse(py::module_& parent) {
 
   py::class_<CooMatrix> coo(m, "Coo");
   common(coo);
-  coo.def_property_readonly("row", [](const CooMatrix& a) { return new_ndarray(Array(a.row)); })
+  // A copy of the value (sharing the arrays), whose flag may then change.
+  coo.def(py::init<const CooMatrix&>())
+      .def_property_readonly("row", [](const CooMatrix& a) { return new_ndarray(Array(a.row)); })
       .def_property_readonly("col", [](const CooMatrix& a) { return new_ndarray(Array(a.col)); })
       .def_readwrite("canonical", &CooMatrix::canonical);
   py::class_<CsrMatrix> csr(m, "Csr");

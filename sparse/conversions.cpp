@@ -20,7 +20,7 @@ namespace {
 
 // COO entries compressed over rows (by_rows) or columns, duplicates summed.
 Compressed compress_coo(const CooMatrix& a, bool by_rows, const char* call) {
-  const Dtype idx = index_dtype(std::max({a.shape.rows, a.shape.cols, a.nnz()}));
+  const Dtype idx = index_dtype(std::max({a.shape.rows, a.shape.cols, a.nnz()}), a.row.dtype());
   const Array& major = by_rows ? a.row : a.col;
   const Array& minor = by_rows ? a.col : a.row;
   return backend_of(a.data, call).compress(major, minor, a.data, by_rows ? a.shape.rows : a.shape.cols,

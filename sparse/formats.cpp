@@ -46,6 +46,12 @@ Array as_checkable_index(const Array& a, const std::string& call, const char* wh
   return contiguous(a);
 }
 
+// int64 when either index array given has a dtype int32 cannot hold.
+Dtype given_index_dtype(const Array& a, const Array& b) {
+  const auto wide = [](Dtype d) { return d == Dtype::kInt64 || d == Dtype::kUInt64 || d == Dtype::kUInt32; };
+  return wide(a.dtype()) || wide(b.dtype()) ? Dtype::kInt64 : Dtype::kInt32;
+}
+
 void check_data(const Array& data, const std::string& call) {
   check_value_dtype(data.dtype(), call.c_str());
   if (data.ndim() != 1) throw ValueError(call + ": data must be 1-d, got " + std::to_string(data.ndim()) + "-d");
@@ -111,7 +117,7 @@ M make_compressed(const Array& data_in, const Array& indices_in, const Array& in
     throw ValueError(call + ": " + minor_name + " index " + std::to_string(used.second) +
                      " exceeds matrix dimensions " +
                      detail::shape_str(by_rows ? Shape2{n_major, n_minor} : Shape2{n_minor, n_major}));
-  const Dtype idx = index_dtype(std::max({n_major, n_minor, nnz}));
+  const Dtype idx = index_dtype(std::max({n_major, n_minor, nnz}), given_index_dtype(indices_in, indptr_in));
   Compressed c{data, contiguous_as(indices, idx), contiguous_as(indptr, idx), n_major, n_minor};
   if (by_rows) return M{c.data, c.indices, c.indptr, {n_major, n_minor}};
   return M{c.data, c.indices, c.indptr, {n_minor, n_major}};
@@ -119,7 +125,8 @@ M make_compressed(const Array& data_in, const Array& indices_in, const Array& in
 
 }  // namespace
 
-Dtype index_dtype(int64_t max_value) {
+Dtype index_dtype(int64_t max_value, Dtype at_least) {
+  if (at_least == Dtype::kInt64) return Dtype::kInt64;
   return max_value <= std::numeric_limits<int32_t>::max() ? Dtype::kInt32 : Dtype::kInt64;
 }
 
@@ -165,7 +172,7 @@ CooMatrix make_coo(const Array& data_in, const Array& row_in, const Array& col_i
       throw ValueError(call + ": column index " + std::to_string(cr.second) + " exceeds matrix dimensions " +
                        detail::shape_str(s));
   }
-  const Dtype idx = index_dtype(std::max(s.rows, s.cols));
+  const Dtype idx = index_dtype(std::max(s.rows, s.cols), given_index_dtype(row_in, col_in));
   return CooMatrix{contiguous(data_in), contiguous_as(row, idx), contiguous_as(col, idx), s, false};
 }
 

@@ -10,9 +10,10 @@
 // - Matrices are two-dimensional. data is 1-d of any dtype scipy.sparse
 //   allows (bool, the integers, float32/64, complex64/128); float16 is a
 //   ValueError, as in SciPy's constructors.
-// - Index arrays are int32 when the largest of the dimensions and (for
-//   compressed forms) nnz fits in int32, else int64 (SciPy's rule); the
-//   constructors convert whatever integer arrays they are given.
+// - Index arrays are int32 or int64. As in SciPy 1.17, int64 input stays
+//   int64 (and so do the matrices made from it), narrower input becomes
+//   int32, and int64 is used whenever a dimension or (for compressed forms)
+//   nnz needs it.
 // - Constructors validate completely: indices out of range, a decreasing
 //   indptr or mismatched lengths are a ValueError naming the call. SciPy
 //   checks index bounds only on demand; kumo's kernels trust the indices, so
@@ -72,8 +73,9 @@ struct CscMatrix {
 
 // ---- construction (validating) ----
 
-// SciPy's index dtype for a matrix whose largest index-like value is max_value.
-Dtype index_dtype(int64_t max_value);
+// The index dtype for a matrix whose largest index-like value is max_value,
+// at least `at_least` (int32 or int64).
+Dtype index_dtype(int64_t max_value, Dtype at_least = Dtype::kInt32);
 // Checks that dtype is one scipy.sparse supports (ValueError otherwise).
 void check_value_dtype(Dtype dtype, const char* call);
 

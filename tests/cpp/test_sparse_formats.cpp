@@ -86,10 +86,14 @@ TEST(SparseFormats, MakeCooValidatesAndInfersShape) {
   EXPECT_THROW(sparse::make_coo(f64({1, 2}), i32({0, -1}), i32({1, 0}), Shape2{3, 3}), ValueError);
   EXPECT_THROW(sparse::make_coo(f64({1, 2}), i32({0}), i32({1, 0}), Shape2{3, 3}), ValueError);
   EXPECT_THROW(sparse::make_coo(f64({}), i32({}), i32({})), ValueError);  // cannot infer a shape
-  // int64 index input narrows to int32 when the shape allows; huge shapes keep int64.
+  // int64 index input stays int64 (SciPy 1.17), also through conversions;
+  // narrower input is int32 unless the shape needs int64.
   const sparse::CooMatrix b =
       sparse::make_coo(f64({1}), asarray(std::vector<int64_t>{0}), asarray(std::vector<int64_t>{0}), Shape2{2, 2});
-  EXPECT_EQ(b.row.dtype(), Dtype::kInt32);
+  EXPECT_EQ(b.row.dtype(), Dtype::kInt64);
+  EXPECT_EQ(sparse::tocsc(sparse::tocsr(b)).indptr.dtype(), Dtype::kInt64);
+  EXPECT_EQ(sparse::make_coo(f64({1}), asarray(std::vector<int16_t>{0}), i32({0}), Shape2{2, 2}).row.dtype(),
+            Dtype::kInt32);
   const sparse::CooMatrix c = sparse::make_coo(f64({1}), i32({0}), i32({5}), Shape2{1, int64_t{1} << 32});
   EXPECT_EQ(c.col.dtype(), Dtype::kInt64);
   EXPECT_EQ(sparse::tocsr(c).indices.dtype(), Dtype::kInt64);

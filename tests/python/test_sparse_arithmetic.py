@@ -34,7 +34,7 @@ def pair(fmt, kind, dtype, shape=(6, 5), seed=0, noncanonical=True):
     n = 14
     row = rng.integers(0, shape[0], n).astype(numpy.int32)
     col = rng.integers(0, shape[1], n).astype(numpy.int32)
-    row[row == 2] = 3  # row 2 empty
+    row[row == 2] = 0  # row 2 empty
     data = values(n, dtype, seed + 10)
     if noncanonical and fmt != "coo":
         # Build the compressed form directly, unsorted and with duplicates.

@@ -211,10 +211,15 @@ def test_getnnz_and_predicates(fmt):
 
 
 def test_index_dtype_follows_scipy():
-    # int64 index input whose values fit becomes int32, as SciPy's.
+    # int64 index input stays int64, as in SciPy 1.17, through conversions too.
     s = sps.csr_array((numpy.ones(2), numpy.array([0, 1], numpy.int64), numpy.array([0, 1, 2], numpy.int64)))
     k = ks.csr_array((numpy.ones(2), numpy.array([0, 1], numpy.int64), numpy.array([0, 1, 2], numpy.int64)))
     check_same(k, s)
+    for target in FORMATS:
+        check_same(k.asformat(target), s.asformat(target))
+    lists = ([1.0, 2.0], ([0, 1], [1, 0]))
+    check_same(ks.coo_array(lists), sps.coo_array(lists))
+    check_same(ks.csr_array(lists), sps.csr_array(lists))
     big = ks.coo_array((numpy.ones(1), (numpy.array([0]), numpy.array([5]))), shape=(1, 2**32))
     assert big.row.dtype == numpy.int64
     assert big.tocsr().indices.dtype == numpy.int64

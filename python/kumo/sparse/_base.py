@@ -53,12 +53,18 @@ def _is_scipy_sparse(obj):
     return mod.startswith("scipy.sparse") and _scipy_sparse().issparse(obj)
 
 
+def _fresh(m):
+    """m, a new C++ value; a COO one forgets its canonical flag, as SciPy's
+    COO results made from (data, coords) do (copies, casts, scalar products)."""
+    if isinstance(m, _sp.Coo):
+        m.canonical = False
+    return m
+
+
 def _copy_value(m):
     """A C++ matrix value with copies of its arrays."""
     if isinstance(m, _sp.Coo):
-        c = _sp.make_coo(m.data.copy(), m.row.copy(), m.col.copy(), m.shape)
-        c.canonical = m.canonical
-        return c
+        return _sp.make_coo(m.data.copy(), m.row.copy(), m.col.copy(), m.shape)
     make = _sp.make_csr if isinstance(m, _sp.Csr) else _sp.make_csc
     return make(m.data.copy(), m.indices.copy(), m.indptr.copy(), m.shape)
 
@@ -66,9 +72,7 @@ def _copy_value(m):
 def _with_data(m, data):
     """The C++ matrix m with `data` in place of its values (same structure)."""
     if isinstance(m, _sp.Coo):
-        c = _sp.make_coo(data, m.row, m.col, m.shape)
-        c.canonical = m.canonical
-        return c
+        return _sp.make_coo(data, m.row, m.col, m.shape)
     make = _sp.make_csr if isinstance(m, _sp.Csr) else _sp.make_csc
     return make(data, m.indices, m.indptr, m.shape)
 
@@ -108,11 +112,17 @@ class _spbase:
     def _value_from(self, arg1, shape):
         """(C++ matrix in this format, whether it may share arrays with arg1)."""
         fmt = self.format
-        if isinstance(arg1, _spbase):
-            return _convert(arg1._m, fmt), arg1.format == fmt
-        if _is_scipy_sparse(arg1):
-            src = arg1 if arg1.format in _FORMATS else arg1.tocsr()
-            return _convert(_from_scipy(src), fmt), True
+        if isinstance(arg1, _spbase) or _is_scipy_sparse(arg1):
+            if isinstance(arg1, _spbase):
+                m, shared = _convert(arg1._m, fmt), arg1.format == fmt
+            else:
+                src = arg1 if arg1.format in _FORMATS else arg1.tocsr()
+                m, shared = _convert(_from_scipy(src), fmt), True
+            if fmt == "coo":
+                # SciPy's COO constructor forgets what its sparse input knew.
+                m = _sp.Coo(m)
+                m.canonical = False
+            return m, shared
         if isinstance(arg1, tuple):
             return self._value_from_tuple(arg1, shape)
         if _is_scalar(arg1) or isinstance(arg1, str):
@@ -186,8 +196,8 @@ class _spbase:
         """The same matrix as a SciPy sparse object of this class's name (a host copy)."""
         sps = _scipy_sparse()
         cls = getattr(sps, type(self).__name__)
+        from kumo import asnumpy as h
         m = self._m
-        h = lambda a: numpy.asarray(a.get() if hasattr(a, "get") else a)  # noqa: E731
         if self.format == "coo":
             out = cls((h(m.data), (h(m.row), h(m.col))), shape=self.shape)
             out.has_canonical_format = m.canonical
@@ -221,11 +231,11 @@ class _spbase:
         if not numpy.can_cast(self.dtype, dtype, casting=casting):
             raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dtype!r} according to the rule "
                             f"'{casting}'")
-        return type(self)._wrap(_sp.astype(self._m, dtype))
+        return type(self)._wrap(_fresh(_sp.astype(self._m, dtype)))
 
     def conjugate(self, copy=True):
         if self.dtype.kind == "c":
-            return type(self)._wrap(_sp.conj(self._m))
+            return type(self)._wrap(_fresh(_sp.conj(self._m)))
         return self.copy() if copy else self
 
     conj = conjugate
@@ -322,7 +332,7 @@ class _spbase:
 
     def _mul_scalar(self, s):
         if _is_python_scalar(s):
-            return type(self)._wrap(_sp.multiply_scalar(self._m, s))
+            return type(self)._wrap(_fresh(_sp.multiply_scalar(self._m, s)))
         # NumPy scalars and 0-d arrays are strong operands: NumPy's promotion.
         return type(self)._wrap(_with_data(self._m, self._m.data * _asarray(s)))
 
@@ -451,7 +461,7 @@ class spmatrix:
             return bincount(m.col if axis == 0 else m.row, minlength=self.shape[axis ^ 1])
         by_major = (axis == 1) == (self.format == "csr")
         if by_major:
-            return diff(m.indptr).astype(numpy.intp)
+            return diff(m.indptr)
         return bincount(m.indices, minlength=self.shape[axis ^ 1])
 
 
