@@ -89,7 +89,7 @@ template <class I>
 std::vector<int64_t> row_parts(const I* indptr, int64_t n) {
   const int64_t total = static_cast<int64_t>(indptr[n]) + n;
   int64_t parts = 1;
-  if (total >= kGrain) parts = std::min<int64_t>(int64_t{host_num_threads()} * 4, total / (kGrain / 4));
+  if (total >= kGrain) parts = std::min<int64_t>(int64_t{host_num_threads()} * 16, total / (kGrain / 4));
   parts = std::max<int64_t>(1, std::min(parts, n));
   std::vector<int64_t> b(static_cast<size_t>(parts + 1), 0);
   b[parts] = n;
@@ -107,6 +107,9 @@ std::vector<int64_t> row_parts(const I* indptr, int64_t n) {
   return b;
 }
 
+// Runs fn(first row, end row) for every part. Threads claim parts one at a
+// time, so a thread the OS takes away for a while (other processes on the
+// cores) holds up only the part it is in, not a fixed share of them.
 template <class Fn>
 void for_parts(const std::vector<int64_t>& b, const Fn& fn) {
   const int64_t parts = static_cast<int64_t>(b.size()) - 1;
@@ -114,8 +117,12 @@ void for_parts(const std::vector<int64_t>& b, const Fn& fn) {
     fn(b[0], b[1]);
     return;
   }
-  parallel_for(parts, 1, [&](int64_t lo, int64_t hi) {
-    for (int64_t p = lo; p < hi; ++p) fn(b[p], b[p + 1]);
+  std::atomic<int64_t> next{0};
+  parallel_for(std::min<int64_t>(parts, host_num_threads()), 1, [&](int64_t lo, int64_t hi) {
+    for (int64_t t = lo; t < hi; ++t)
+      for (int64_t p = next.fetch_add(1, std::memory_order_relaxed); p < parts;
+           p = next.fetch_add(1, std::memory_order_relaxed))
+        fn(b[p], b[p + 1]);
   });
 }
 
@@ -426,18 +433,32 @@ Array spmm_typed(const Compressed& a, const Array& x, bool transposed) {
     Array y = Array::empty(Shape{n, p}, a.data.dtype(), host_device());
     V* yv = ptr<V>(y);
     for_parts(parts, [&](int64_t r0, int64_t r1) {
+      // x is read at random places; the loads are issued kPrefetch entries
+      // ahead so their cache misses overlap (the part's last entries are
+      // not prefetched).
+      const int64_t k_end = ip[r1];
       if (p == 1) {
+        constexpr int64_t kPrefetch = 24;
         for (int64_t r = r0; r < r1; ++r) {
           V s = V(0);
-          for (int64_t k = ip[r]; k < ip[r + 1]; ++k) s = add(s, mul(dv[k], xv[ix[k]]));
+          for (int64_t k = ip[r]; k < ip[r + 1]; ++k) {
+            if (k + kPrefetch < k_end) __builtin_prefetch(xv + ix[k + kPrefetch]);
+            s = add(s, mul(dv[k], xv[ix[k]]));
+          }
           yv[r] = s;
         }
         return;
       }
+      // A row of x per entry: prefetch the whole row two entries ahead.
+      const int64_t row_bytes = p * static_cast<int64_t>(sizeof(V));
       for (int64_t r = r0; r < r1; ++r) {
         V* yr = yv + r * p;
         std::fill(yr, yr + p, V(0));
         for (int64_t k = ip[r]; k < ip[r + 1]; ++k) {
+          if (k + 2 < k_end) {
+            const char* ahead = reinterpret_cast<const char*>(xv + static_cast<int64_t>(ix[k + 2]) * p);
+            for (int64_t b = 0; b < row_bytes; b += 64) __builtin_prefetch(ahead + b);
+          }
           const V v = dv[k];
           const V* xr = xv + static_cast<int64_t>(ix[k]) * p;
           for (int64_t j = 0; j < p; ++j) yr[j] = add(yr[j], mul(v, xr[j]));
