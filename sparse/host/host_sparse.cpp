@@ -269,6 +269,12 @@ Compressed compress_typed(const Array& major_arr, const Array& minor_arr, const 
   Array start_arr = alloc(n_major + 1, index_dtype);
   I* start = ptr<I>(start_arr);
   prefix_sum(counts, n_major, start);
+  // Each chunk's next position in every row, so the scatter below reads one
+  // array at random instead of two.
+  parallel_for(n_major, kGrain, [&](int64_t r0, int64_t r1) {
+    for (auto& h : hist)
+      for (int64_t r = r0; r < r1; ++r) h[static_cast<size_t>(r)] = static_cast<I>(h[static_cast<size_t>(r)] + start[r]);
+  });
   Array idx_arr = alloc(nnz, index_dtype), val_arr = alloc(nnz, data_arr.dtype());
   I* idx = ptr<I>(idx_arr);
   V* val = ptr<V>(val_arr);
@@ -277,8 +283,7 @@ Compressed compress_typed(const Array& major_arr, const Array& minor_arr, const 
       I* h = hist[static_cast<size_t>(c)].data();
       const int64_t k0 = nnz * c / chunks, k1 = nnz * (c + 1) / chunks;
       for (int64_t k = k0; k < k1; ++k) {
-        const I m = major[k];
-        const int64_t pos = static_cast<int64_t>(start[m]) + h[m]++;
+        const int64_t pos = h[major[k]]++;
         idx[pos] = minor[k];
         val[pos] = data[k];
       }
