@@ -372,6 +372,8 @@ class _spbase:
 
     def _rproduct(self, other):
         """other @ self for a dense operand."""
+        if isinstance(other, _spbase) or _is_scipy_sparse(other):
+            return NotImplemented
         x = _asarray(other)
         if x.ndim == 0:
             raise ValueError("Scalar operands are not allowed, use '*' instead")
