@@ -1,5 +1,6 @@
 // Products with dense operands (SpMV, SpMM), scalar multiples and the
 // elementwise operations of two sparse matrices.
+#include <algorithm>
 #include <string>
 
 #include "core/errors.h"
@@ -62,8 +63,10 @@ CsrMatrix elementwise(const CsrMatrix& a, const CsrMatrix& b, BinaryOp op, const
   check_same_device({&a.data, &b.data});
   if (a.shape != b.shape) throw ValueError(call + ": inconsistent shapes");
   const Dtype dtype = promote_types(a.dtype(), b.dtype());
-  const Dtype idx = a.indices.dtype() == Dtype::kInt64 || b.indices.dtype() == Dtype::kInt64 ? Dtype::kInt64
-                                                                                              : Dtype::kInt32;
+  // The result holds at most nnz(a) + nnz(b) entries.
+  const Dtype idx = a.indices.dtype() == Dtype::kInt64 || b.indices.dtype() == Dtype::kInt64
+                        ? Dtype::kInt64
+                        : index_dtype(std::max({a.shape.rows, a.shape.cols, a.nnz() + b.nnz()}));
   const auto prepare = [&](const CsrMatrix& m) {
     CsrMatrix c = sum_duplicates(m);
     return Compressed{contiguous_as(c.data, dtype), contiguous_as(c.indices, idx), contiguous_as(c.indptr, idx),

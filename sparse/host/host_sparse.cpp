@@ -560,10 +560,10 @@ Compressed binop_typed(const Compressed& a, const Compressed& b, BinaryOp op) {
     }
   };
   // Parts balanced over both operands' entries: the sum of their indptrs.
-  Array work_arr = alloc(n + 1, a.indptr.dtype());
-  I* work = ptr<I>(work_arr);
-  for (int64_t r = 0; r <= n; ++r) work[r] = static_cast<I>(ap[r] + bp[r]);
-  const std::vector<int64_t> parts = row_parts(work, n);
+  // (int64: the two counts together may pass int32 when each fits.)
+  std::vector<int64_t> work(static_cast<size_t>(n + 1));
+  for (int64_t r = 0; r <= n; ++r) work[static_cast<size_t>(r)] = static_cast<int64_t>(ap[r]) + bp[r];
+  const std::vector<int64_t> parts = row_parts(work.data(), n);
   Array counts_arr = alloc(n, a.indptr.dtype());
   I* counts = ptr<I>(counts_arr);
   for_parts(parts, [&](int64_t r0, int64_t r1) {
