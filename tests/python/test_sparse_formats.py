@@ -7,8 +7,9 @@ import scipy.sparse as sps
 import kumo
 import kumo.sparse as ks
 
-DTYPES = [numpy.bool_, numpy.int8, numpy.uint16, numpy.int32, numpy.int64, numpy.uint64, numpy.float32,
-          numpy.float64, numpy.complex64, numpy.complex128]
+# Every dtype scipy.sparse and kumo share.
+DTYPES = [numpy.bool_, numpy.int8, numpy.uint8, numpy.int16, numpy.uint16, numpy.int32, numpy.uint32, numpy.int64,
+          numpy.uint64, numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
 FORMATS = ["coo", "csr", "csc"]
 KINDS = ["array", "matrix"]
 
