@@ -91,6 +91,11 @@ def test_products_mixed_dtypes_and_matrix_star(fmt):
     close(k @ X, s @ X)
     U = values((3, 6), numpy.complex64, 4)
     close(U * k, U @ s.toarray())
+    # kumo arrays on the left defer to the sparse operand as NumPy's do.
+    close(kumo.asarray(U) * k, U @ s.toarray())
+    close(kumo.asarray(U) @ k, U @ s.toarray())
+    W = values((5, 6), numpy.float32, 5)
+    close(kumo.asarray(W) + k.T, W + s.T.toarray())
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
