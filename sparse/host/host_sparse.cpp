@@ -443,7 +443,7 @@ Array spmm_typed(const Compressed& a, const Array& x, bool transposed) {
       // not prefetched).
       const int64_t k_end = ip[r1];
       if (p == 1) {
-        constexpr int64_t kPrefetch = 24;
+        constexpr int64_t kPrefetch = 64;
         for (int64_t r = r0; r < r1; ++r) {
           V s = V(0);
           for (int64_t k = ip[r]; k < ip[r + 1]; ++k) {
