@@ -38,6 +38,7 @@ void bind_links(py::module_& m);  // bind_links.cpp (kumo.autograd.links)
 void bind_autograd_graph(py::module_& m);
 void bind_optimizers(py::module_& m);
 void bind_raw(py::module_& m);  // bind_raw.cpp (kumo.RawModule, kumo.RawKernel)
+void bind_sparse(py::module_& m);  // bind_sparse.cpp (kumo.sparse)
 
 namespace {
 
@@ -142,6 +143,7 @@ PYBIND11_MODULE(_core, m) {
   bind_autograd_graph(m);
   bind_optimizers(m);
   bind_raw(m);
+  bind_sparse(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

@@ -46,6 +46,7 @@
 #include "routines/im2col.h"
 
 #include "random/generator.h"
+#include "sparse/sparse.h"
 #include "autograd/autograd.h"
 #include "routines/special.h"
 #include "autograd/optimizers/optimizer.h"

@@ -64,6 +64,7 @@ from kumo.linalg._products import (matmul, matvec, vecmat, dot, vdot, inner, out
                                    trace, cross, vecdot, matrix_transpose)
 from kumo.linalg._einsum import einsum, einsum_path  # noqa: E402
 from kumo import random  # noqa: F401
+from kumo import sparse  # noqa: F401
 
 newaxis = None
 pi = _numpy.pi

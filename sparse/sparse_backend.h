@@ -1,0 +1,92 @@
+// The sparse backend: the kernels behind kumo::sparse (sparse/sparse.h).
+// One implementation per device type, chosen by the arrays' device as the
+// DNN backend is (routines/dnn_backend.h): the host's is written for all
+// cores with parallel_for (sparse/host/host_sparse.cpp); a CUDA one on
+// cuSPARSE's generic API plugs in behind the same calls through the plugin.
+//
+// Every kernel works on the compressed form over the "major" axis (rows of
+// CSR, columns of CSC), so CSC is CSR of the transpose and needs no kernels
+// of its own. Conventions, shared by every call:
+// - Arrays are 1-d (dense operands 2-d), C-contiguous and on the backend's
+//   device. The index arrays of one call share one dtype, int32 or int64
+//   (the front end converts them); results use that dtype too unless a
+//   call says otherwise.
+// - Inputs have been validated (indices in range, indptr non-decreasing
+//   from 0 to nnz), so kernels do not check bounds.
+// - Binary operations get operands of one value dtype, which is the
+//   result's; the front end promotes.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "core/array.h"
+#include "core/device.h"
+
+namespace kumo {
+namespace sparse {
+
+// A compressed matrix of n_major rows of n_minor columns.
+struct Compressed {
+  Array data, indices, indptr;
+  int64_t n_major = 0, n_minor = 0;
+};
+
+struct IndexOrder {
+  bool sorted = true;     // indices non-decreasing within every row
+  bool canonical = true;  // strictly increasing (sorted, no duplicates)
+};
+
+enum class BinaryOp : uint8_t { kAdd, kSubtract, kMultiply };
+
+class SparseBackend {
+ public:
+  virtual ~SparseBackend() = default;
+  virtual std::string name() const = 0;
+
+  // ---- checks ----
+  // (min, max) of an integer array; (0, -1) when it is empty.
+  virtual std::pair<int64_t, int64_t> min_max(const Array& index) = 0;
+  // The first i with indptr[i + 1] < indptr[i], or -1.
+  virtual int64_t first_decrease(const Array& indptr) = 0;
+  virtual IndexOrder index_order(const Compressed& a) = 0;
+
+  // ---- reordering ----
+  // Entries (major[k], minor[k], data[k]) grouped by major index into a
+  // compressed matrix of index dtype `index_dtype`, each row sorted by minor
+  // index; duplicates are summed in entry order when sum_duplicates, else
+  // kept in entry order.
+  virtual Compressed compress(const Array& major, const Array& minor, const Array& data, int64_t n_major,
+                              int64_t n_minor, bool sum_duplicates, Dtype index_dtype) = 0;
+  // Rows sorted by index (stable: duplicates keep their order).
+  virtual Compressed sort_indices(const Compressed& a) = 0;
+  // Rows sorted, duplicates summed in storage order.
+  virtual Compressed sum_duplicates(const Compressed& a) = 0;
+  virtual Compressed eliminate_zeros(const Compressed& a) = 0;
+  // The major index of every stored entry (CSR -> COO rows).
+  virtual Array expand_major(const Array& indptr, int64_t nnz) = 0;
+  // The nonzeros of a 2-d dense array in C order: (row, col, data) with
+  // index dtype `index_dtype`.
+  virtual void dense_nonzero(const Array& dense, Dtype index_dtype, Array* row, Array* col, Array* data) = 0;
+
+  // ---- products and dense results ----
+  // The dense C-contiguous matrix (n_major, n_minor), or (n_minor, n_major)
+  // when `transposed`, duplicates summed.
+  virtual Array todense(const Compressed& a, bool transposed) = 0;
+  // Entry (i, i + k) of the matrix for every i where it exists, duplicates summed.
+  virtual Array diagonal(const Compressed& a, int64_t k) = 0;
+  // y = A x (or A^T x when `transposed`) for x of shape (n, p) with p >= 1,
+  // C-contiguous, of a's value dtype; y has shape (rows of the product, p).
+  virtual Array spmm(const Compressed& a, const Array& x, bool transposed) = 0;
+  // Elementwise op of two canonical matrices of one shape; zeros dropped.
+  virtual Compressed binop(const Compressed& a, const Compressed& b, BinaryOp op) = 0;
+};
+
+// The backend for arrays on `device`. Devices without one (CUDA, for now)
+// raise DeviceError naming the call.
+SparseBackend& sparse_backend(const Device& device, const char* call);
+// The host's backend.
+SparseBackend& host_sparse_backend();
+
+}  // namespace sparse
+}  // namespace kumo
