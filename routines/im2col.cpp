@@ -13,6 +13,7 @@
 #include "core/errors.h"
 #include "kernels/elementwise.h"
 #include "routines/creation.h"
+#include "routines/host/pool_kernels.h"
 #include "routines/interop.h"
 
 namespace kumo {
@@ -489,8 +490,15 @@ std::pair<Array, Array> max_pool(const Array& x0, const std::vector<int64_t>& ks
   Array idx = Array::empty(y.shape(), Dtype::kInt64, dev);
   if (y.size() == 0) return {y, idx};
   const Array x = contiguous(x0);
-  const Array pv = full(Shape{1}, Scalar(-std::numeric_limits<double>::infinity()), x.dtype(), Order::kC, dev);
   const bool gather = per_element.value_or(dev.type() == DeviceType::kCUDA);
+  host_pool::Geometry hg;
+  if (!gather && dev.type() == DeviceType::kCPU && host_pool::supports(x.dtype()) &&
+      host_pool::make_geometry(spatial_of(x, 2, nd), ksize, stride, pad, out, &hg)) {
+    host_pool::max_pool(x.dtype(), hg, y.shape()[0] * y.shape()[1], x.data(), y.data(),
+                        reinterpret_cast<int64_t*>(idx.data()));
+    return {y, idx};
+  }
+  const Array pv = full(Shape{1}, Scalar(-std::numeric_limits<double>::infinity()), x.dtype(), Order::kC, dev);
   kernels::call_elementwise(
       gather ? max_pool_spec() : max_pool_plane_spec(),
       {geometry(dev, spatial_of(x, 2, nd), ksize, stride, pad, std::vector<int64_t>(nd, 1), out), x, pv}, {y, idx}, {},
@@ -538,6 +546,13 @@ Array pool_scatter(const Array& v0, const Array& idx0, const std::vector<int64_t
   const Array v = contiguous(v0);
   const Array idx = contiguous(idx0.astype(Dtype::kInt64, Order::kC, false));
   const bool gather = per_element.value_or(dev.type() == DeviceType::kCUDA);
+  host_pool::Geometry hg;
+  if (!gather && dev.type() == DeviceType::kCPU && host_pool::supports(v.dtype()) &&
+      host_pool::make_geometry(outsize, ksize, stride, pad, spatial_of(v, 2, nd), &hg)) {
+    host_pool::pool_scatter(v.dtype(), hg, img.shape()[0] * img.shape()[1], v.data(),
+                            reinterpret_cast<const int64_t*>(idx.data()), img.data());
+    return img;
+  }
   kernels::call_elementwise(
       gather ? pool_scatter_spec() : pool_scatter_plane_spec(),
       {geometry(dev, outsize, ksize, stride, pad, std::vector<int64_t>(nd, 1), spatial_of(v, 2, nd)), v, idx}, {img},

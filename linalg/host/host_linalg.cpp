@@ -301,9 +301,14 @@ void gemm_impl(Transpose trans_a, Transpose trans_b, int64_t m, int64_t n, int64
   //   3-30 ms for OpenBLAS's batch_strided (threading set-up per entry);
   // - up to ~40^3 the pool wins (1000 x 32x32: 2.7 ms vs 4.8 ms serial);
   // - above, batch_strided wins for real dtypes (4 x 512^2 float32:
-  //   16 ms vs 24-96 ms for a loop of threaded gemms).
+  //   16 ms vs 24-96 ms for a loop of threaded gemms);
+  // - but up to 64^3 (262144 = m*n*k, OpenBLAS's own threshold for running
+  //   one gemm on one thread) the pool wins on two threads too: a 3x3
+  //   convolution's 64 per-sample products of 32x784x9 (its weight gradient
+  //   through im2col) took 3.5 ms in batch_strided against 1.2 ms for the
+  //   same loop on one thread, so batch_strided starts above that.
   constexpr double kTinyGemmCost = 16.0 * 16.0 * 16.0;
-  constexpr double kSmallGemmCost = 40.0 * 40.0 * 40.0;
+  constexpr double kSmallGemmCost = 64.0 * 64.0 * 64.0;
   // OpenBLAS 0.3.34's c/zgemm_batch_strided returns wrong products for some
   // entries of a batch (seen with 48x48 complex128), so complex batches
   // always loop over single gemms.

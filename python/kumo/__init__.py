@@ -25,7 +25,38 @@ def _preload_openblas():
         ctypes.CDLL(path)
 
 
-_preload_openblas()
+# Host work runs on three thread pools that share the cores: kumo's own,
+# oneDNN's OpenMP threads (libgomp) and OpenBLAS's. By default the idle
+# threads of the last two keep spinning after each call (libgomp without
+# yielding, for about a millisecond; OpenBLAS for about 0.1 s), so on a
+# machine with as many threads as cores each pool's work ran beside another
+# pool's spinners: the CNN training step took as long on two threads as on
+# one, and 5x longer on a busy machine (benchmarks/RESULTS.md, "Training
+# steps"). Both libraries read these settings once, when they are loaded,
+# which is here; a value the user set is kept, and the environment is put
+# back afterwards so that other libraries (PyTorch's own OpenMP runtime) and
+# child processes see it as it was.
+_POOL_ENV = {"OMP_WAIT_POLICY": "PASSIVE", "OPENBLAS_THREAD_TIMEOUT": "4"}
+
+
+def _load_core():
+    import os
+    saved = {k: os.environ.get(k) for k in _POOL_ENV}
+    for k, v in _POOL_ENV.items():
+        os.environ.setdefault(k, v)
+    try:
+        _preload_openblas()
+        from kumo import _core
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return _core
+
+
+_load_core()
 
 from kumo import _core  # noqa: E402
 from kumo._core import ndarray

@@ -3,6 +3,9 @@
 // max pooling with its indexes.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "kumo/kumo.h"
@@ -91,6 +94,88 @@ TEST(AutogradConvRoutines, KernelFormsAgree) {
   EXPECT_EQ(values(c.second), values(e.second));
   EXPECT_EQ(values(pool_scatter(c.first, c.second, {2, 2, 2}, {1, 2, 1}, {1, 0, 1}, {4, 5, 3}, true)),
             values(pool_scatter(c.first, c.second, {2, 2, 2}, {1, 2, 1}, {1, 0, 1}, {4, 5, 3}, false)));
+}
+
+namespace {
+
+// Values with many ties, NaNs and infinities, so the rules for the first
+// maximum, NaN and all -inf windows are all exercised.
+Array awkward(const Shape& shape, Dtype dtype) {
+  std::vector<double> v(static_cast<size_t>(shape_size(shape)));
+  const double inf = std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < v.size(); ++i) {
+    v[i] = static_cast<double>((i * 7919 + 13) % 5) - 2.0;
+    if (i % 23 == 5) v[i] = std::numeric_limits<double>::quiet_NaN();
+    if (i % 17 == 3 || (i / 6) % 11 == 4) v[i] = -inf;
+    if (i % 29 == 8) v[i] = inf;
+  }
+  return asarray(v, shape).astype(dtype);
+}
+
+// Equal (within tol), NaN positions included.
+void expect_same(const Array& a, const Array& b, const std::string& what, double tol = 0) {
+  ASSERT_EQ(a.shape(), b.shape()) << what;
+  const auto va = values(a), vb = values(b);
+  for (size_t i = 0; i < va.size(); ++i) {
+    if (std::isnan(va[i]) || std::isnan(vb[i]))
+      EXPECT_TRUE(std::isnan(va[i]) && std::isnan(vb[i])) << what << " at " << i;
+    else if (tol == 0)
+      EXPECT_EQ(va[i], vb[i]) << what << " at " << i;
+    else
+      EXPECT_NEAR(va[i], vb[i], tol) << what << " at " << i;
+  }
+}
+
+}  // namespace
+
+// The host's native max pooling and scatter (float32 and float64, ranks 1
+// to 3) agree with the per-element kernels, values and first-maximum
+// indexes alike, over odd sizes, padding, cover_all, strides other than
+// the window and non-contiguous inputs.
+TEST(AutogradConvRoutines, HostPoolKernelsMatchPerElementForm) {
+  struct Case {
+    Shape shape;
+    std::vector<int64_t> k, s, p;
+    bool cover_all;
+  };
+  const std::vector<Case> cases{
+      {{3, 4, 28, 28}, {2, 2}, {2, 2}, {0, 0}, true},  {{2, 3, 7, 9}, {2, 2}, {2, 2}, {0, 0}, true},
+      {{2, 3, 7, 9}, {2, 2}, {2, 2}, {0, 0}, false},   {{2, 3, 7, 9}, {3, 3}, {2, 2}, {1, 1}, true},
+      {{2, 3, 8, 5}, {2, 2}, {1, 1}, {0, 0}, false},   {{2, 3, 8, 5}, {3, 3}, {3, 3}, {1, 1}, true},
+      {{1, 2, 6, 7}, {3, 2}, {2, 1}, {1, 1}, true},    {{1, 2, 5, 5}, {2, 2}, {2, 2}, {1, 1}, true},
+      {{1, 2, 4, 4}, {5, 5}, {1, 1}, {2, 2}, false},   {{2, 3, 11}, {3}, {2}, {1}, true},
+      {{2, 2, 4, 5, 3}, {2, 2, 2}, {1, 2, 1}, {1, 0, 1}, true},
+  };
+  for (Dtype dt : {Dtype::kFloat32, Dtype::kFloat64}) {
+    for (const Case& c : cases) {
+      const std::string what = std::string(dtype_name(dt)) + " " + c.shape.to_string() + " k" +
+                               std::to_string(c.k[0]) + " s" + std::to_string(c.s[0]) + " p" +
+                               std::to_string(c.p[0]) + (c.cover_all ? " cover_all" : "");
+      const Array x = awkward(c.shape, dt);
+      auto ref = max_pool(x, c.k, c.s, c.p, c.cover_all, true);
+      auto got = max_pool(x, c.k, c.s, c.p, c.cover_all, false);
+      expect_same(got.first, ref.first, what + " values");
+      EXPECT_EQ(values(got.second), values(ref.second)) << what << " indexes";
+      std::vector<int64_t> in;
+      for (int a = 2; a < x.ndim(); ++a) in.push_back(x.shape()[a]);
+      // Overlapping windows add in another order in the two forms.
+      const Array gy = sin(iota(ref.first.shape())).astype(dt);
+      expect_same(pool_scatter(gy, ref.second, c.k, c.s, c.p, in, false),
+                  pool_scatter(gy, ref.second, c.k, c.s, c.p, in, true), what + " scatter",
+                  dt == Dtype::kFloat32 ? 1e-6 : 1e-14);
+    }
+    // A non-contiguous input: the spatial axes swapped.
+    const Array xt = awkward({2, 3, 9, 8}, dt).transpose({0, 1, 3, 2});
+    auto ref = max_pool(xt, {3, 2}, {2, 2}, {1, 0}, true, true);
+    auto got = max_pool(xt, {3, 2}, {2, 2}, {1, 0}, true, false);
+    expect_same(got.first, ref.first, "transposed values");
+    EXPECT_EQ(values(got.second), values(ref.second));
+    // Indexes out of the window and positions in the padding drop their value.
+    Array idx = asarray(std::vector<int64_t>{-1, 4, 3, 0}, Shape{1, 1, 2, 2});
+    Array v = ones({1, 1, 2, 2}, dt);
+    expect_same(pool_scatter(v, idx, {2, 2}, {2, 2}, {1, 1}, {3, 3}, false),
+                pool_scatter(v, idx, {2, 2}, {2, 2}, {1, 1}, {3, 3}, true), "dropped positions");
+  }
 }
 
 // The example in docs/cpp_api.md.

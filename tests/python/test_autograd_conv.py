@@ -447,6 +447,36 @@ def test_max_pooling_2d_ties_first():
     numpy.testing.assert_array_equal(kumo.asnumpy(xv.grad), [[[[1, 0], [0, 0]]]])
 
 
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("shape,k,s,p", [((2, 3, 28, 30), 2, None, 0), ((2, 3, 15, 13), 2, None, 0),
+                                         ((1, 2, 12, 17), 2, 2, 1), ((1, 2, 11, 10), 3, 2, 1)])
+def test_max_pooling_2d_host_kernels_ties_nan_inf(dtype, shape, k, s, p):
+    # Rows long enough for the host's four-at-a-time 2x2 loop, with ties,
+    # NaNs and all -inf windows: the first maximum, NaN wins, position 0.
+    x = numpy.floor(rand(shape) * 2).astype(dtype)
+    flat = x.reshape(-1)
+    flat[::37] = numpy.nan
+    flat[5::11] = -numpy.inf
+    x[0, 0, :4, :4] = -numpy.inf
+    y, idx = F.max_pooling_2d(kumo.asarray(x), k, s, p, return_indices=True)
+    want, want_idx = ref_max_pool(x, k, s, p, True)
+    numpy.testing.assert_array_equal(kval(y), want)
+    numpy.testing.assert_array_equal(kumo.asnumpy(idx), want_idx)
+    # The gradient goes to the window position the index names.
+    xv = Variable(kumo.asarray(x))
+    gy = rand(want.shape, 1).astype(dtype)
+    yv = F.max_pooling_2d(xv, k, s, p)
+    yv.grad = kumo.asarray(gy)
+    yv.backward()
+    (ky, kx), (sy, sx), (py, px) = tup(k, 2), tup(s if s else k, 2), tup(p, 2)
+    n, c, oy, ox = numpy.indices(want.shape)
+    iy, ix = oy * sy - py + want_idx // kx, ox * sx - px + want_idx % kx
+    inside = (iy >= 0) & (iy < shape[2]) & (ix >= 0) & (ix < shape[3])
+    gx = numpy.zeros(shape, dtype)
+    numpy.add.at(gx, (n[inside], c[inside], iy[inside], ix[inside]), gy[inside])
+    numpy.testing.assert_allclose(kumo.asnumpy(xv.grad), gx, rtol=1e-6)
+
+
 def test_max_pooling_2d_noncontiguous():
     x = rand((6, 2, 5, 1)).transpose(3, 1, 0, 2)[:, :, ::-1]
     y = F.max_pooling_2d(kumo.asarray(rand((6, 2, 5, 1))).transpose(3, 1, 0, 2)[:, :, ::-1], 2)
