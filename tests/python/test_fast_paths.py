@@ -7,6 +7,7 @@ import numpy
 import pytest
 
 import kumo
+from conftest import assert_within_ulp
 
 BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv, operator.mod,
           operator.pow]
@@ -118,10 +119,19 @@ def test_list_operand():
     _same(kumo.asarray(x) + [1, 2, 3, 4, 5, 6], x + [1, 2, 3, 4, 5, 6])
 
 
-@pytest.mark.parametrize("name", ["add", "multiply", "less", "arctan2"])
+@pytest.mark.parametrize("name", ["add", "multiply", "less"])
 def test_ufunc_call_positional(name):
     x, y = _pair("float32")
     _same(getattr(kumo, name)(kumo.asarray(x), kumo.asarray(y)), getattr(numpy, name)(x, y))
+
+
+def test_ufunc_call_positional_transcendental():
+    # arctan2 is not correctly rounded: NumPy's AVX-512 loop and libm differ
+    # in the last bit on some inputs, so it is compared within a few ulp.
+    x, y = _pair("float32")
+    got = kumo.arctan2(kumo.asarray(x), kumo.asarray(y))
+    assert isinstance(got, kumo.ndarray) and got.dtype == numpy.float32
+    assert_within_ulp(kumo.asnumpy(got), numpy.arctan2(x, y))
 
 
 def test_ufunc_call_two_outputs():
