@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "bindings/convert.h"
+#include "sparse/portable_sparse.h"
 #include "sparse/sparse.h"
 
 namespace kumo {
@@ -126,6 +127,12 @@ void bind_sparse(py::module_& parent) {
   m.def("add", &sparse::add, Release());
   m.def("subtract", &sparse::subtract, Release());
   m.def("multiply", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::multiply), Release());
+  // Tests run host arrays through the portable backend, the CUDA backend's
+  // code, with this switch (sparse/portable_sparse.h).
+  m.def("_set_portable_backend", &sparse::set_portable_sparse_on_host, py::arg("on"));
+  m.def("_portable_backend", &sparse::portable_sparse_on_host);
+  m.def("_host_backend_name",
+        [] { return sparse::sparse_backend(get_device(DeviceType::kCPU, 0), "kumo.sparse").name(); });
 }
 
 }  // namespace py_bind

@@ -18,6 +18,9 @@ class LinalgBackend;  // linalg/linalg_backend.h
 class RandomBackend;  // random/random_backend.h
 class SortBackend;    // routines/sort_backend.h
 class DnnBackend;     // routines/dnn_backend.h
+namespace sparse {
+class SparseBackend;  // sparse/sparse_backend.h
+}
 
 struct LaunchDims {
   unsigned grid[3] = {1, 1, 1};
@@ -109,6 +112,8 @@ class CudaPlugin {
   // cuDNN convolution and pooling for arrays on CUDA devices; null when the
   // cuDNN library cannot be loaded (the routines then use their own kernels).
   virtual DnnBackend* dnn() { return nullptr; }
+  // cuSPARSE (and the portable sparse kernels) for arrays on CUDA devices.
+  virtual sparse::SparseBackend* sparse() { return nullptr; }
   // Human-readable versions: runtime, driver, NVRTC.
   virtual std::string version_info() = 0;
 };

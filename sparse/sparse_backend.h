@@ -82,8 +82,10 @@ class SparseBackend {
   virtual Compressed binop(const Compressed& a, const Compressed& b, BinaryOp op) = 0;
 };
 
-// The backend for arrays on `device`. Devices without one (CUDA, for now)
-// raise DeviceError naming the call.
+// The backend for arrays on `device`: the host backend for host arrays (or
+// the portable one, see sparse/portable_sparse.h), cuSPARSE's from the CUDA
+// plugin for CUDA arrays. A device without one raises DeviceError naming
+// the call.
 SparseBackend& sparse_backend(const Device& device, const char* call);
 // The host's backend.
 SparseBackend& host_sparse_backend();

@@ -19,6 +19,8 @@
 #include "random/cuda/cuda_random.h"
 #include "routines/cuda/cub_sort.h"
 #include "routines/cuda/cudnn_backend.h"
+#include "sparse/cuda/cusparse_backend.h"
+#include "sparse/sparse_backend.h"
 
 namespace kumo {
 namespace cuda_detail {
@@ -115,6 +117,8 @@ class CudaPluginImpl final : public CudaPlugin {
   SortBackend& sort() override { return cub_sort_backend(); }
 
   DnnBackend* dnn() override { return cudnn_backend(); }
+
+  sparse::SparseBackend* sparse() override { return &sparse::cusparse_sparse_backend(); }
 
   MemoryPool& pinned_memory_pool() override {
     // Page-locking goes through the driver; without a device there is none.

@@ -745,11 +745,5 @@ SparseBackend& host_sparse_backend() {
   return backend;
 }
 
-SparseBackend& sparse_backend(const Device& device, const char* call) {
-  if (device.type() == DeviceType::kCPU) return host_sparse_backend();
-  throw DeviceError(std::string(call) + ": kumo.sparse has no backend for " + device.name() +
-                    " yet; move the arrays to the host (to_device(\"cpu\"))");
-}
-
 }  // namespace sparse
 }  // namespace kumo

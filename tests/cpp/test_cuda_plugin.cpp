@@ -16,6 +16,7 @@
 #include "core/cuda_plugin.h"
 #include "core/device.h"
 #include "core/errors.h"
+#include "sparse/sparse_backend.h"
 
 #ifndef KUMO_TEST_CUDA_PLUGIN_BUILT
 #define KUMO_TEST_CUDA_PLUGIN_BUILT 0
@@ -190,6 +191,14 @@ TEST(CudaPlugin, VersionInfoNamesTheComponents) {
   EXPECT_NE(info.find("CUDA runtime "), std::string::npos) << info;
   EXPECT_NE(info.find("CUDA driver "), std::string::npos) << info;
   EXPECT_NE(info.find("NVRTC " + plugin->kernels().nvrtc_version()), std::string::npos) << info;
+}
+
+// The plugin serves CUDA arrays' sparse matrices with the cuSPARSE backend
+// (it loads without a GPU; its calls need one).
+TEST(CudaPlugin, ProvidesTheCusparseBackend) {
+  KUMO_REQUIRE_PLUGIN(plugin);
+  ASSERT_NE(plugin->sparse(), nullptr);
+  EXPECT_EQ(plugin->sparse()->name(), "cuSPARSE");
 }
 
 // ---- NVRTC (no GPU needed) -----------------------------------------------------

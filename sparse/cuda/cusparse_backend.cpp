@@ -1,0 +1,191 @@
+#include "sparse/cuda/cusparse_backend.h"
+
+#include <cuda_runtime_api.h>
+#include <cusparse.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/cuda/cuda_common.h"
+#include "core/errors.h"
+#include "sparse/portable_sparse.h"
+
+namespace kumo {
+namespace sparse {
+namespace {
+
+void check_cusparse(cusparseStatus_t status, const char* call, const std::string& detail) {
+  if (status == CUSPARSE_STATUS_SUCCESS) return;
+  cuda_detail::clear_last_error();
+  throw RuntimeError(std::string(call) + "(" + detail + ") failed: " + cusparseGetErrorString(status));
+}
+
+// One handle per (device, thread), as the cuBLAS handles: a handle is bound
+// to one stream at a time and costs far more to create than a call.
+class ThreadHandles {
+ public:
+  ThreadHandles() = default;
+  ThreadHandles(const ThreadHandles&) = delete;
+  ThreadHandles& operator=(const ThreadHandles&) = delete;
+  ~ThreadHandles() {
+    for (size_t d = 0; d < slots_.size(); ++d) {
+      if (slots_[d] == nullptr) continue;
+      // Without a usable runtime (the process is unloading it) the handle is
+      // left to the process's end: destroying it could only fail.
+      if (cudaSetDevice(static_cast<int>(d)) != cudaSuccess) {
+        cuda_detail::clear_last_error();
+        continue;
+      }
+      cusparseDestroy(slots_[d]);
+    }
+  }
+  cusparseHandle_t at(int device) {
+    if (static_cast<size_t>(device) >= slots_.size()) slots_.resize(static_cast<size_t>(device) + 1, nullptr);
+    cusparseHandle_t& h = slots_[static_cast<size_t>(device)];
+    if (h == nullptr) check_cusparse(cusparseCreate(&h), "cusparseCreate", "device=" + std::to_string(device));
+    return h;
+  }
+
+ private:
+  std::vector<cusparseHandle_t> slots_;
+};
+
+thread_local ThreadHandles t_handles;
+
+// The cuSPARSE value type of a dtype; false for dtypes the generic API's
+// products do not take (those use the portable kernels).
+bool value_type(Dtype dtype, cudaDataType* type) {
+  switch (dtype) {
+    case Dtype::kFloat32: *type = CUDA_R_32F; return true;
+    case Dtype::kFloat64: *type = CUDA_R_64F; return true;
+    case Dtype::kComplex64: *type = CUDA_C_32F; return true;
+    case Dtype::kComplex128: *type = CUDA_C_64F; return true;
+    default: return false;
+  }
+}
+
+cusparseIndexType_t index_type(Dtype dtype) {
+  return dtype == Dtype::kInt64 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+}
+
+// alpha = 1 and beta = 0 in the call's value type (host pointer mode): a
+// complex one is a real one followed by a zero imaginary part.
+class UnitScalars {
+ public:
+  explicit UnitScalars(Dtype dtype) {
+    if (dtype == Dtype::kFloat32 || dtype == Dtype::kComplex64) {
+      const float one = 1.0f;
+      std::memcpy(one_, &one, sizeof one);
+    } else {
+      const double one = 1.0;
+      std::memcpy(one_, &one, sizeof one);
+    }
+  }
+  const void* one() const { return one_; }
+  const void* zero() const { return zero_; }
+
+ private:
+  alignas(16) unsigned char one_[16] = {};
+  alignas(16) unsigned char zero_[16] = {};
+};
+
+// Owners of the generic API's descriptors.
+struct SpMatrix {
+  cusparseConstSpMatDescr_t descr = nullptr;
+  SpMatrix() = default;
+  SpMatrix(const SpMatrix&) = delete;
+  SpMatrix& operator=(const SpMatrix&) = delete;
+  ~SpMatrix() {
+    if (descr != nullptr) cusparseDestroySpMat(descr);
+  }
+};
+struct DenseVector {
+  cusparseConstDnVecDescr_t in = nullptr;
+  cusparseDnVecDescr_t out = nullptr;
+  DenseVector() = default;
+  DenseVector(const DenseVector&) = delete;
+  DenseVector& operator=(const DenseVector&) = delete;
+  ~DenseVector() {
+    if (in != nullptr) cusparseDestroyDnVec(in);
+    if (out != nullptr) cusparseDestroyDnVec(out);
+  }
+};
+struct DenseMatrix {
+  cusparseConstDnMatDescr_t in = nullptr;
+  cusparseDnMatDescr_t out = nullptr;
+  DenseMatrix() = default;
+  DenseMatrix(const DenseMatrix&) = delete;
+  DenseMatrix& operator=(const DenseMatrix&) = delete;
+  ~DenseMatrix() {
+    if (in != nullptr) cusparseDestroyDnMat(in);
+    if (out != nullptr) cusparseDestroyDnMat(out);
+  }
+};
+
+class CusparseBackend final : public PortableSparseBackend {
+ public:
+  std::string name() const override { return "cuSPARSE"; }
+
+  // SpMV (one column) and SpMM (row-major dense operands) with cuSPARSE's
+  // default algorithms; A^T x is the same CSR with the transpose operation.
+  Array spmm(const Compressed& a, const Array& x, bool transposed) override {
+    cudaDataType type{};
+    const int64_t nnz = a.indices.size(), p = x.shape()[1];
+    if (!value_type(a.data.dtype(), &type) || nnz == 0 || p == 0) return PortableSparseBackend::spmm(a, x, transposed);
+    Device& device = a.data.device();
+    cuda_detail::set_device(device.index());
+    cusparseHandle_t handle = t_handles.at(device.index());
+    const std::string detail = "rows=" + std::to_string(a.n_major) + ", cols=" + std::to_string(a.n_minor) +
+                               ", nnz=" + std::to_string(nnz) + ", p=" + std::to_string(p);
+    check_cusparse(cusparseSetStream(handle, cuda_detail::to_stream(device.current_stream())), "cusparseSetStream",
+                   detail);
+    const int64_t rows = transposed ? a.n_minor : a.n_major;
+    const Array y = Array::empty(Shape{rows, p}, a.data.dtype(), device);
+    const cusparseIndexType_t itype = index_type(a.indices.dtype());
+    SpMatrix matrix;
+    check_cusparse(cusparseCreateConstCsr(&matrix.descr, a.n_major, a.n_minor, nnz, a.indptr.data(), a.indices.data(),
+                                          a.data.data(), itype, itype, CUSPARSE_INDEX_BASE_ZERO, type),
+                   "cusparseCreateConstCsr", detail);
+    const cusparseOperation_t op = transposed ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const UnitScalars scalars(a.data.dtype());
+    size_t bytes = 0;
+    if (p == 1) {
+      DenseVector xv, yv;
+      check_cusparse(cusparseCreateConstDnVec(&xv.in, x.shape()[0], x.data(), type), "cusparseCreateConstDnVec", detail);
+      check_cusparse(cusparseCreateDnVec(&yv.out, rows, y.data(), type), "cusparseCreateDnVec", detail);
+      check_cusparse(cusparseSpMV_bufferSize(handle, op, scalars.one(), matrix.descr, xv.in, scalars.zero(), yv.out,
+                                             type, CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
+                     "cusparseSpMV_bufferSize", detail);
+      const Array work = Array::empty(Shape{static_cast<int64_t>(bytes)}, Dtype::kUInt8, device);
+      check_cusparse(cusparseSpMV(handle, op, scalars.one(), matrix.descr, xv.in, scalars.zero(), yv.out, type,
+                                  CUSPARSE_SPMV_ALG_DEFAULT, bytes > 0 ? work.data() : nullptr),
+                     "cusparseSpMV", detail);
+      return y;
+    }
+    DenseMatrix xm, ym;
+    check_cusparse(cusparseCreateConstDnMat(&xm.in, x.shape()[0], p, p, x.data(), type, CUSPARSE_ORDER_ROW),
+                   "cusparseCreateConstDnMat", detail);
+    check_cusparse(cusparseCreateDnMat(&ym.out, rows, p, p, y.data(), type, CUSPARSE_ORDER_ROW), "cusparseCreateDnMat",
+                   detail);
+    check_cusparse(cusparseSpMM_bufferSize(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, scalars.one(), matrix.descr,
+                                           xm.in, scalars.zero(), ym.out, type, CUSPARSE_SPMM_ALG_DEFAULT, &bytes),
+                   "cusparseSpMM_bufferSize", detail);
+    const Array work = Array::empty(Shape{static_cast<int64_t>(bytes)}, Dtype::kUInt8, device);
+    check_cusparse(cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, scalars.one(), matrix.descr, xm.in,
+                                scalars.zero(), ym.out, type, CUSPARSE_SPMM_ALG_DEFAULT,
+                                bytes > 0 ? work.data() : nullptr),
+                   "cusparseSpMM", detail);
+    return y;
+  }
+};
+
+}  // namespace
+
+SparseBackend& cusparse_sparse_backend() {
+  static cuda_detail::NoDestructor<CusparseBackend> backend;
+  return backend.get();
+}
+
+}  // namespace sparse
+}  // namespace kumo
