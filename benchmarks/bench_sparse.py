@@ -1,6 +1,6 @@
 """kumo.sparse versus scipy.sparse, side by side in one run.
 
-    python benchmarks/bench_sparse.py [--repeat N] [--n N] [--nnz NNZ]
+    python benchmarks/bench_sparse.py [--repeat N] [--n N] [--nnz NNZ] [--spgemm-n N] [--spgemm-nnz NNZ]
 
 A random n x n CSR matrix (default 10^6 x 10^6 with 10^7 nonzeros, float64,
 int32 indices) in both libraries, and:
@@ -8,7 +8,9 @@ int32 indices) in both libraries, and:
   runs on one thread, kumo on all host threads);
 - SpMM: A @ X for a dense (n, 64) matrix (target <= 0.6x);
 - tocsr of the same entries as an unsorted COO matrix with duplicates
-  (target <= 1.0x).
+  (target <= 1.0x);
+- SpGEMM: A @ B of two random 10^5 x 10^5 CSR matrices with 10^6
+  nonzeros each (--spgemm-n, --spgemm-nnz; target <= 1.0x).
 For each case: the best time of N runs of each library (alternating, after a
 warm-up call) and the ratio kumo / SciPy (the "numpy" column is SciPy)."""
 import argparse
@@ -27,10 +29,16 @@ def main():
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--n", type=int, default=10**6)
     parser.add_argument("--nnz", type=int, default=10**7)
+    parser.add_argument("--spgemm-n", type=int, default=10**5)
+    parser.add_argument("--spgemm-nnz", type=int, default=10**6)
+    parser.add_argument("--only-spgemm", action="store_true", help="run the SpGEMM case alone")
     args = parser.parse_args()
     print("kumo %s on cpu, %d host threads; scipy %s, numpy %s"
           % (kumo.__version__, kumo._core.host_num_threads(), scipy.__version__, numpy.__version__))
     rng = numpy.random.default_rng(0)
+    spgemm(args, rng)
+    if args.only_spgemm:
+        return
     n, nnz = args.n, args.nnz
     row = rng.integers(0, n, nnz).astype(numpy.int32)
     col = rng.integers(0, n, nnz).astype(numpy.int32)
@@ -50,6 +58,21 @@ def main():
     case("SpMM csr @ X (64 columns) float64", lambda: s_csr @ X, lambda: k_csr @ kX, max(2, args.repeat // 2))
     del X, kX
     case("tocsr of unsorted coo (duplicates)", lambda: s_coo.tocsr(), lambda: k_coo.tocsr(), args.repeat)
+
+
+def spgemm(args, rng):
+    n, nnz = args.spgemm_n, args.spgemm_nnz
+
+    def random_csr():
+        row = rng.integers(0, n, nnz).astype(numpy.int32)
+        col = rng.integers(0, n, nnz).astype(numpy.int32)
+        return sps.coo_array((rng.standard_normal(nnz), (row, col)), shape=(n, n)).tocsr()
+
+    s_a, s_b = random_csr(), random_csr()
+    k_a, k_b = ks.csr_array(s_a), ks.csr_array(s_b)
+    print("SpGEMM operands %d x %d, %d and %d stored entries; product %d"
+          % (n, n, s_a.nnz, s_b.nnz, (s_a @ s_b).nnz))
+    case("SpGEMM csr @ csr float64", lambda: s_a @ s_b, lambda: k_a @ k_b, max(2, args.repeat // 2))
 
 
 if __name__ == "__main__":

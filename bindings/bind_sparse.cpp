@@ -6,10 +6,14 @@
 #include <pybind11/stl.h>
 
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "bindings/convert.h"
+#include "core/errors.h"
+#include "sparse/indexing.h"
 #include "sparse/portable_sparse.h"
+#include "sparse/reductions.h"
 #include "sparse/sparse.h"
 
 namespace kumo {
@@ -28,6 +32,27 @@ using ShapeArg = std::optional<std::pair<int64_t, int64_t>>;
 std::optional<Shape2> to_shape2(const ShapeArg& s) {
   if (!s) return std::nullopt;
   return Shape2{s->first, s->second};
+}
+
+// A Python slice as kumo's (missing start/stop stay missing).
+IndexItem to_slice(const py::slice& s) {
+  const auto part = [&](const char* name) -> std::optional<int64_t> {
+    py::object v = s.attr(name);
+    if (v.is_none()) return std::nullopt;
+    return py::cast<int64_t>(v);
+  };
+  const std::optional<int64_t> step = part("step");
+  return IndexItem::slice(part("start"), part("stop"), step.value_or(1));
+}
+
+sparse::RowReduce to_row_reduce(const std::string& name) {
+  if (name == "max") return sparse::RowReduce::kMax;
+  if (name == "min") return sparse::RowReduce::kMin;
+  if (name == "nanmax") return sparse::RowReduce::kNanMax;
+  if (name == "nanmin") return sparse::RowReduce::kNanMin;
+  if (name == "argmax") return sparse::RowReduce::kArgMax;
+  if (name == "argmin") return sparse::RowReduce::kArgMin;
+  throw ValueError("kumo._core.sparse.reduce: unknown reduction " + name);
 }
 
 py::tuple shape_tuple(Shape2 s) { return py::make_tuple(s.rows, s.cols); }
@@ -124,7 +149,42 @@ void bind_sparse(py::module_& parent) {
   per_format(CscTag{});
   m.def("rmatmul", py::overload_cast<const Array&, const CsrMatrix&>(&sparse::rmatmul), Release());
   m.def("rmatmul", py::overload_cast<const Array&, const CscMatrix&>(&sparse::rmatmul), Release());
+  m.def("matmul", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::matmul), Release());
+  m.def("matmul", py::overload_cast<const CscMatrix&, const CscMatrix&>(&sparse::matmul), Release());
+  m.def("matmul", py::overload_cast<const CooMatrix&, const CooMatrix&>(&sparse::matmul), Release());
+  // Indexing (sparse/indexing.h) and reductions (sparse/reductions.h).
+  const auto indexing = [&m](auto tag) {
+    using M = typename decltype(tag)::type;
+    m.def("take_rows", py::overload_cast<const M&, const Array&>(&sparse::take_rows), Release());
+    m.def("take_cols", py::overload_cast<const M&, const Array&>(&sparse::take_cols), Release());
+    m.def("slice", [](const M& a, const py::slice& rows, const py::slice& cols) {
+      const IndexItem r = to_slice(rows), c = to_slice(cols);
+      py::gil_scoped_release release;
+      return sparse::slice(a, r, c);
+    });
+    m.def("get_entries", py::overload_cast<const M&, const Array&, const Array&>(&sparse::get_entries), Release());
+    m.def("set_entries",
+          py::overload_cast<const M&, const Array&, const Array&, const Array&>(&sparse::set_entries), Release());
+  };
+  indexing(CsrTag{});
+  indexing(CscTag{});
+  const auto reductions = [&m](auto tag) {
+    using M = typename decltype(tag)::type;
+    m.def("reduce", [](const M& a, const std::string& op, std::optional<int> axis, bool explicit_only) {
+      const sparse::RowReduce r = to_row_reduce(op);
+      py::gil_scoped_release release;
+      return sparse::reduce(a, r, axis, explicit_only);
+    }, py::arg("a"), py::arg("op"), py::arg("axis") = py::none(), py::arg("explicit_only") = false);
+  };
+  reductions(CooTag{});
+  reductions(CsrTag{});
+  reductions(CscTag{});
   m.def("add", &sparse::add, Release());
+  m.def("maximum", &sparse::maximum, Release());
+  m.def("minimum", &sparse::minimum, Release());
+  m.def("not_equal", &sparse::not_equal, Release());
+  m.def("less", &sparse::less, Release());
+  m.def("greater", &sparse::greater, Release());
   m.def("subtract", &sparse::subtract, Release());
   m.def("multiply", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::multiply), Release());
   // Tests run host arrays through the portable backend, the CUDA backend's

@@ -3,7 +3,8 @@
 #   1. the C++ library, its GoogleTests (ctest) and the C++ example, in build-tests/;
 #   2. the same under AddressSanitizer and UndefinedBehaviorSanitizer, in build-asan/;
 #   3. pytest against the installed package (every function compared with NumPy),
-#      with every generated kernel also compiled for CUDA by NVRTC (KUMO_VERIFY_CUDA=1).
+#      with every generated kernel also compiled for CUDA by NVRTC (KUMO_VERIFY_CUDA=1);
+#   4. the kumo.sparse tests again on the portable sparse backend, which CUDA arrays use.
 # JOBS sets the parallelism (default: all cores); PYTHON the interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,3 +74,5 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=O
 echo "[test] pytest"
 cd tests/python  # import the installed package, not the source tree
 KUMO_VERIFY_CUDA=${KUMO_VERIFY_CUDA:-1} $PY -m pytest -q -n "$JOBS" -p no:cacheprovider .
+echo "[test] pytest of kumo.sparse on the portable backend (the code CUDA arrays run)"
+KUMO_SPARSE_BACKEND=portable $PY -m pytest -q -n "$JOBS" -p no:cacheprovider test_sparse_*.py

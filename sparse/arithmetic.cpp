@@ -107,6 +107,56 @@ CsrMatrix subtract(const CsrMatrix& a, const CsrMatrix& b) {
 CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b) {
   return elementwise(a, b, BinaryOp::kMultiply, "multiply");
 }
+CsrMatrix maximum(const CsrMatrix& a, const CsrMatrix& b) { return elementwise(a, b, BinaryOp::kMaximum, "maximum"); }
+CsrMatrix minimum(const CsrMatrix& a, const CsrMatrix& b) { return elementwise(a, b, BinaryOp::kMinimum, "minimum"); }
+
+namespace {
+// The 0/1 result of a comparison in the operands' dtype, as bool.
+CsrMatrix as_bool(const CsrMatrix& m) { return astype(m, Dtype::kBool); }
+}  // namespace
+
+CsrMatrix not_equal(const CsrMatrix& a, const CsrMatrix& b) {
+  return as_bool(elementwise(a, b, BinaryOp::kNotEqual, "not_equal"));
+}
+CsrMatrix less(const CsrMatrix& a, const CsrMatrix& b) { return as_bool(elementwise(a, b, BinaryOp::kLess, "less")); }
+CsrMatrix greater(const CsrMatrix& a, const CsrMatrix& b) {
+  return as_bool(elementwise(a, b, BinaryOp::kGreater, "greater"));
+}
+
+namespace {
+
+// a @ b for the row-compressed forms of two matrices (SpGEMM).
+Compressed sparse_product(const Compressed& a, const Compressed& b, const std::string& call) {
+  check_same_device({&a.data, &b.data});
+  if (a.n_minor != b.n_major)
+    throw ValueError(call + ": dimension mismatch: (" + std::to_string(a.n_major) + ", " + std::to_string(a.n_minor) +
+                     ") @ (" + std::to_string(b.n_major) + ", " + std::to_string(b.n_minor) + ")");
+  const Dtype dtype = promote_types(a.data.dtype(), b.data.dtype());
+  check_value_dtype(dtype, call.c_str());
+  const Dtype idx = a.indices.dtype() == Dtype::kInt64 || b.indices.dtype() == Dtype::kInt64
+                        ? Dtype::kInt64
+                        : index_dtype(std::max({a.n_major, a.n_minor, b.n_minor}));
+  SparseBackend& be = backend_of(a.data, call.c_str());
+  const auto prepare = [&](const Compressed& m) {
+    // Duplicates would be summed by the product anyway; canonical operands
+    // keep the kernel's row walks short.
+    const Compressed c = be.index_order(m).canonical ? m : be.sum_duplicates(m);
+    return Compressed{contiguous_as(c.data, dtype), contiguous_as(c.indices, idx), contiguous_as(c.indptr, idx),
+                      c.n_major, c.n_minor};
+  };
+  return be.spgemm(prepare(a), prepare(b));
+}
+
+}  // namespace
+
+CsrMatrix matmul(const CsrMatrix& a, const CsrMatrix& b) {
+  return as_csr(sparse_product(major_form(a), major_form(b), "kumo::sparse::matmul(csr, csr)"));
+}
+// CSC(A @ B) is CSR(B^T @ A^T), and the CSC forms are those CSRs.
+CscMatrix matmul(const CscMatrix& a, const CscMatrix& b) {
+  return detail::as_csc(sparse_product(major_form(b), major_form(a), "kumo::sparse::matmul(csc, csc)"));
+}
+CsrMatrix matmul(const CooMatrix& a, const CooMatrix& b) { return matmul(tocsr(a), tocsr(b)); }
 
 }  // namespace sparse
 }  // namespace kumo

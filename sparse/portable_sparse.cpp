@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "core/errors.h"
+#include "routines/assignment.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"
 #include "routines/histogram.h"
@@ -65,12 +67,48 @@ Compressed make(const Array& data, const Array& indices, const Array& indptr, in
   return c;
 }
 
-// Bool sums and differences follow C++'s bool arithmetic, as the host
-// backend's: true + true is true and true - true is false. Computed in
-// int8, where the nonzero results are exactly those.
-bool is_bool(const Compressed& a) { return a.data.dtype() == Dtype::kBool; }
+constexpr int64_t kInt32Max = 2147483647;
 
-Compressed with_data(const Compressed& a, const Array& data) { return make(data, a.indices, a.indptr, a.n_major, a.n_minor); }
+Compressed empty_compressed(Dtype dtype, Dtype index_dtype, int64_t n_major, int64_t n_minor, Device& device) {
+  return make(kumo::zeros(Shape{0}, dtype, Order::kC, device), kumo::zeros(Shape{0}, index_dtype, Order::kC, device),
+              kumo::zeros(Shape{n_major + 1}, index_dtype, Order::kC, device), n_major, n_minor);
+}
+
+// The same matrix with its arrays on `device`.
+Compressed on(const Compressed& a, Device& device) {
+  return make(a.data.to_device(device), a.indices.to_device(device), a.indptr.to_device(device), a.n_major,
+              a.n_minor);
+}
+
+// x op y for the values of one key in a and in b. Comparisons give 1 or 0 in
+// the operands' dtype; bools follow C++'s bool arithmetic, as the host
+// backend's loops do (true - true is false, false - true is true).
+Array apply(BinaryOp op, const Array& x, const Array& y) {
+  const Dtype dtype = x.dtype();
+  if (dtype == Dtype::kBool) {
+    switch (op) {
+      case BinaryOp::kAdd:
+      case BinaryOp::kMaximum: return kumo::logical_or(x, y);
+      case BinaryOp::kSubtract:
+      case BinaryOp::kNotEqual: return kumo::logical_xor(x, y);
+      case BinaryOp::kMultiply:
+      case BinaryOp::kMinimum: return kumo::logical_and(x, y);
+      case BinaryOp::kLess: return kumo::logical_and(kumo::logical_not(x), y);
+      case BinaryOp::kGreater: return kumo::logical_and(x, kumo::logical_not(y));
+    }
+  }
+  switch (op) {
+    case BinaryOp::kAdd: return kumo::add(x, y);
+    case BinaryOp::kSubtract: return kumo::subtract(x, y);
+    case BinaryOp::kMultiply: return kumo::multiply(x, y);
+    case BinaryOp::kMaximum: return kumo::maximum(x, y);
+    case BinaryOp::kMinimum: return kumo::minimum(x, y);
+    case BinaryOp::kNotEqual: return kumo::not_equal(x, y).astype(dtype);
+    case BinaryOp::kLess: return kumo::less(x, y).astype(dtype);
+    case BinaryOp::kGreater: return kumo::greater(x, y).astype(dtype);
+  }
+  throw ValueError("binop: unknown operation");
+}
 
 std::atomic<int>& portable_override() {
   static std::atomic<int> on{[] {
@@ -123,8 +161,8 @@ Compressed PortableSparseBackend::compress(const Array& major, const Array& mino
       const Array group = kumo::subtract(kumo::cumsum(starts.astype(Dtype::kInt64)), Scalar(1));
       const int64_t groups = part(group, group.size() - 1, group.size()).item<int64_t>() + 1;
       const bool boolean = data.dtype() == Dtype::kBool;
-      Array sums = kumo::zeros(Shape{groups}, boolean ? Dtype::kInt8 : data.dtype(), Order::kC, device);
-      kumo::scatter_add(sums, {group}, boolean ? values.astype(Dtype::kInt8) : values);
+      Array sums = kumo::zeros(Shape{groups}, boolean ? Dtype::kInt64 : data.dtype(), Order::kC, device);
+      kumo::scatter_add(sums, {group}, boolean ? values.astype(Dtype::kInt64) : values);
       values = boolean ? sums.astype(Dtype::kBool) : sums;
       mj = kumo::compress(starts, mj);
       mn = kumo::compress(starts, mn);
@@ -187,8 +225,8 @@ Array PortableSparseBackend::todense(const Compressed& a, bool transposed) {
     const Array flat = transposed ? kumo::add(kumo::multiply(minor, Scalar(a.n_major)), major)
                                   : kumo::add(kumo::multiply(major, Scalar(a.n_minor)), minor);
     if (a.data.dtype() == Dtype::kBool) {
-      Array sums = kumo::zeros(Shape{rows * cols}, Dtype::kInt8, Order::kC, device);
-      kumo::scatter_add(sums, {flat}, a.data.astype(Dtype::kInt8));
+      Array sums = kumo::zeros(Shape{rows * cols}, Dtype::kInt64, Order::kC, device);
+      kumo::scatter_add(sums, {flat}, a.data.astype(Dtype::kInt64));
       out = sums.astype(Dtype::kBool);
     } else {
       kumo::scatter_add(out, {flat}, a.data);
@@ -213,7 +251,7 @@ Array PortableSparseBackend::diagonal(const Compressed& a, int64_t k) {
   const Array values = kumo::compress(on_diagonal, a.data);
   if (a.data.dtype() == Dtype::kBool) {
     Array sums = kumo::zeros(out.shape(), Dtype::kInt8, Order::kC, device);
-    kumo::scatter_add(sums, {position}, values.astype(Dtype::kInt8));
+    kumo::scatter_add(sums, {position}, values.astype(Dtype::kInt64));
     return sums.astype(Dtype::kBool);
   }
   kumo::scatter_add(out, {position}, values);
@@ -225,7 +263,7 @@ Array PortableSparseBackend::spmm(const Compressed& a, const Array& x, bool tran
   const int64_t p = x.shape()[1];
   const int64_t rows = transposed ? a.n_minor : a.n_major;
   const bool boolean = a.data.dtype() == Dtype::kBool;
-  Array y = kumo::zeros(Shape{rows, p}, boolean ? Dtype::kInt8 : a.data.dtype(), Order::kC, device);
+  Array y = kumo::zeros(Shape{rows, p}, boolean ? Dtype::kInt64 : a.data.dtype(), Order::kC, device);
   const int64_t nnz = a.indices.size();
   if (nnz > 0 && p > 0) {
     const Array major = expand_major(a.indptr, nnz).astype(Dtype::kInt64);
@@ -235,43 +273,135 @@ Array PortableSparseBackend::spmm(const Compressed& a, const Array& x, bool tran
     const Array source = transposed ? major : minor, target = transposed ? minor : major;
     const Array products =
         kumo::multiply(a.data.reshape(Shape{nnz, 1}), kumo::take(x, source, int64_t{0}));
-    kumo::scatter_add(y, {target}, boolean ? products.astype(Dtype::kInt8) : products);
+    kumo::scatter_add(y, {target}, boolean ? products.astype(Dtype::kInt64) : products);
   }
   return boolean ? y.astype(Dtype::kBool) : y;
 }
 
 Compressed PortableSparseBackend::binop(const Compressed& a, const Compressed& b, BinaryOp op) {
   Device& device = a.data.device();
-  const Dtype index_dtype = a.indices.dtype();
-  if (is_bool(a) && op != BinaryOp::kMultiply) {
-    const Compressed r = binop(with_data(a, a.data.astype(Dtype::kInt8)), with_data(b, b.data.astype(Dtype::kInt8)), op);
-    return with_data(r, r.data.astype(Dtype::kBool));
-  }
-  const Array major = kumo::concatenate({expand_major(a.indptr, a.indices.size()), expand_major(b.indptr, b.indices.size())});
+  const Dtype dtype = a.data.dtype(), index_dtype = a.indices.dtype();
+  const int64_t na = a.indices.size(), nb = b.indices.size();
+  if (na + nb == 0) return empty_compressed(dtype, index_dtype, a.n_major, a.n_minor, device);
+  // Both operands are canonical, so after ordering all entries by key a key
+  // holds at most one entry of each: gather them into a's and b's value of
+  // every key (zero where one is missing) and apply the operation.
+  const Array major = kumo::concatenate({expand_major(a.indptr, na), expand_major(b.indptr, nb)});
   const Array minor = kumo::concatenate({a.indices, b.indices});
-  if (op != BinaryOp::kMultiply) {
-    const Array b_data = op == BinaryOp::kSubtract ? kumo::negative(b.data) : b.data;
-    const Array data = kumo::concatenate({a.data, b_data});
-    return eliminate_zeros(compress(major, minor, data, a.n_major, a.n_minor, true, index_dtype));
-  }
-  // Both operands are canonical, so a key occurs at most twice, a's entry
-  // first after the stable ordering: the products are of adjacent equal keys.
-  const int64_t n = major.size();
-  if (n < 2) {
-    return make(kumo::zeros(Shape{0}, a.data.dtype(), Order::kC, device),
-                kumo::zeros(Shape{0}, index_dtype, Order::kC, device),
-                kumo::zeros(Shape{a.n_major + 1}, index_dtype, Order::kC, device), a.n_major, a.n_minor);
-  }
+  const Array from_b = kumo::concatenate({kumo::zeros(Shape{na}, Dtype::kBool, Order::kC, device),
+                                          kumo::ones(Shape{nb}, Dtype::kBool, Order::kC, device)});
   const Array order = entry_order(major, minor);
   const Array mj = kumo::take(major, order), mn = kumo::take(minor, order);
   const Array data = kumo::take(kumo::concatenate({a.data, b.data}), order);
-  const Array same = kumo::logical_and(kumo::equal(part(mj, 1, n), part(mj, 0, n - 1)),
-                                       kumo::equal(part(mn, 1, n), part(mn, 0, n - 1)));
-  const Array products = kumo::multiply(part(data, 0, n - 1), part(data, 1, n));
-  const Array keep = kumo::logical_and(same, kumo::not_equal(products, Scalar(0)));
-  const Array kept_major = kumo::compress(keep, part(mj, 0, n - 1));
-  return make(kumo::compress(keep, products), kumo::compress(keep, part(mn, 0, n - 1)),
+  const Array side_b = kumo::take(from_b, order), side_a = kumo::logical_not(side_b);
+  const Array starts = key_starts(mj, mn);
+  const Array group = kumo::subtract(kumo::cumsum(starts.astype(Dtype::kInt64)), Scalar(1));
+  const int64_t groups = part(group, group.size() - 1, group.size()).item<int64_t>() + 1;
+  const Array av = kumo::zeros(Shape{groups}, dtype, Order::kC, device);
+  const Array bv = kumo::zeros(Shape{groups}, dtype, Order::kC, device);
+  kumo::put(av, kumo::compress(side_a, group), kumo::compress(side_a, data));
+  kumo::put(bv, kumo::compress(side_b, group), kumo::compress(side_b, data));
+  const Array values = apply(op, av, bv);
+  const Array keep = kumo::not_equal(values, Scalar(0));
+  const Array kept_major = kumo::compress(keep, kumo::compress(starts, mj));
+  return make(kumo::compress(keep, values), kumo::compress(keep, kumo::compress(starts, mn)),
               indptr_of(kept_major, a.n_major, index_dtype, device), a.n_major, a.n_minor);
+}
+
+Compressed PortableSparseBackend::spgemm(const Compressed& a, const Compressed& b) {
+  Device& device = a.data.device();
+  const int64_t na = a.indices.size(), inner = b.n_major;
+  // Entry (i, j) of a meets every entry of row j of b: list all products
+  // (row i, column of b's entry, a_ij * b_jk) and sum those of equal keys.
+  const Array b_row_start = part(b.indptr, 0, inner).astype(Dtype::kInt64);
+  const Array b_row_length = kumo::subtract(part(b.indptr, 1, inner + 1).astype(Dtype::kInt64), b_row_start);
+  const Array counts = na > 0 ? kumo::take(b_row_length, a.indices) : kumo::zeros(Shape{0}, Dtype::kInt64, Order::kC, device);
+  const int64_t products = na > 0 ? kumo::sum(counts).item<int64_t>() : 0;
+  const Dtype index_dtype = products > kInt32Max ? Dtype::kInt64 : a.indices.dtype();
+  if (products == 0) return empty_compressed(a.data.dtype(), a.indices.dtype(), a.n_major, b.n_minor, device);
+  const Array entry = kumo::repeat(kumo::arange(Scalar(0), Scalar(na), Scalar(1), Dtype::kInt64, device), counts);
+  const Array first = kumo::subtract(kumo::cumsum(counts), counts);  // each entry's first product
+  const Array within = kumo::subtract(kumo::arange(Scalar(0), Scalar(products), Scalar(1), Dtype::kInt64, device),
+                                      kumo::take(first, entry));
+  const Array source = kumo::add(kumo::take(b_row_start, kumo::take(a.indices, entry)), within);
+  const Array rows = kumo::take(expand_major(a.indptr, na), entry);
+  const Array values = kumo::multiply(kumo::take(a.data, entry), kumo::take(b.data, source));
+  return eliminate_zeros(
+      compress(rows, kumo::take(b.indices, source), values, a.n_major, b.n_minor, true, index_dtype));
+}
+
+Compressed PortableSparseBackend::take_major(const Compressed& a, const Array& rows) {
+  Device& device = a.data.device();
+  const int64_t n = a.n_major, taken = rows.size();
+  const Array start = part(a.indptr, 0, n).astype(Dtype::kInt64);
+  const Array length = kumo::take(kumo::subtract(part(a.indptr, 1, n + 1).astype(Dtype::kInt64), start), rows);
+  const Array indptr = kumo::concatenate({kumo::zeros(Shape{1}, Dtype::kInt64, Order::kC, device), kumo::cumsum(length)});
+  const int64_t total = part(indptr, taken, taken + 1).item<int64_t>();
+  const Dtype index_dtype = total > kInt32Max ? Dtype::kInt64 : a.indices.dtype();
+  // Stored entry q of the result is entry `within` of its row in a.
+  const Array row = kumo::repeat(kumo::arange(Scalar(0), Scalar(taken), Scalar(1), Dtype::kInt64, device), length);
+  const Array within = kumo::subtract(kumo::arange(Scalar(0), Scalar(total), Scalar(1), Dtype::kInt64, device),
+                                      kumo::take(part(indptr, 0, taken), row));
+  const Array source = kumo::add(kumo::take(kumo::take(start, rows), row), within);
+  return make(kumo::take(a.data, source), as_index(kumo::take(a.indices, source), index_dtype),
+              as_index(indptr, index_dtype), taken, a.n_minor);
+}
+
+Compressed PortableSparseBackend::take_minor(const Compressed& a, const Array& cols) {
+  Device& device = a.data.device();
+  const int64_t nnz = a.indices.size(), taken = cols.size();
+  // The result's columns that copy column j of a are by_column[first[j] :
+  // first[j] + copies[j]], ascending (a stable sort of cols).
+  const Array by_column = kumo::argsort(cols, -1, std::string("stable"));
+  const Array copies = kumo::bincount(cols, std::nullopt, a.n_minor);
+  const Array first = kumo::subtract(kumo::cumsum(copies), copies);
+  const Array count = nnz > 0 ? kumo::take(copies, a.indices) : kumo::zeros(Shape{0}, Dtype::kInt64, Order::kC, device);
+  const int64_t total = nnz > 0 ? kumo::sum(count).item<int64_t>() : 0;
+  const Dtype index_dtype = std::max(total, taken) > kInt32Max ? Dtype::kInt64 : a.indices.dtype();
+  if (total == 0) return empty_compressed(a.data.dtype(), index_dtype, a.n_major, taken, device);
+  // Each stored entry, in storage order, once per copy of its column.
+  const Array entry = kumo::repeat(kumo::arange(Scalar(0), Scalar(nnz), Scalar(1), Dtype::kInt64, device), count);
+  const Array within = kumo::subtract(kumo::arange(Scalar(0), Scalar(total), Scalar(1), Dtype::kInt64, device),
+                                      kumo::take(kumo::subtract(kumo::cumsum(count), count), entry));
+  const Array column = kumo::take(
+      by_column, kumo::add(kumo::take(first, kumo::take(a.indices, entry)), within));
+  const Array rows = kumo::take(expand_major(a.indptr, nnz), entry);
+  return make(kumo::take(a.data, entry), column.astype(index_dtype), indptr_of(rows, a.n_major, index_dtype, device),
+              a.n_major, taken);
+}
+
+Array PortableSparseBackend::gather(const Compressed& a, const Array& rows, const Array& cols) {
+  Device& device = a.data.device();
+  Array out = kumo::zeros(Shape{rows.size()}, a.data.dtype(), Order::kC, device);
+  if (rows.size() == 0 || a.indices.size() == 0) return out;
+  // Entries as sorted keys row * n_minor + col (duplicates summed); each
+  // wanted key is found by binary search.
+  const Compressed c = sum_duplicates(a);
+  const Array key = kumo::add(kumo::multiply(expand_major(c.indptr, c.indices.size()).astype(Dtype::kInt64),
+                                             Scalar(a.n_minor)),
+                              c.indices.astype(Dtype::kInt64));
+  const Array wanted = kumo::add(kumo::multiply(rows, Scalar(a.n_minor)), cols);
+  const Array at = kumo::minimum(kumo::searchsorted(key, wanted), Scalar(key.size() - 1));
+  const Array found = kumo::equal(kumo::take(key, at), wanted);
+  kumo::copyto(out, kumo::take(c.data, at), Casting::kSameKind, found);
+  return out;
+}
+
+Compressed PortableSparseBackend::set_entries(const Compressed& a, const Array& rows, const Array& cols,
+                                              const Array& values) {
+  Device& device = a.data.device();
+  if (device.type() == DeviceType::kCPU) return host_sparse_backend().set_entries(a, rows, cols, values);
+  Device& host = get_device(DeviceType::kCPU, 0);
+  return on(host_sparse_backend().set_entries(on(a, host), rows.to_device(host), cols.to_device(host),
+                                              values.to_device(host)),
+            device);
+}
+
+Array PortableSparseBackend::reduce_major(const Compressed& a, RowReduce op, bool explicit_only) {
+  Device& device = a.data.device();
+  if (device.type() == DeviceType::kCPU) return host_sparse_backend().reduce_major(a, op, explicit_only);
+  Device& host = get_device(DeviceType::kCPU, 0);
+  return host_sparse_backend().reduce_major(on(a, host), op, explicit_only).to_device(device);
 }
 
 SparseBackend& portable_sparse_backend() {

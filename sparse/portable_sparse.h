@@ -32,6 +32,16 @@ class PortableSparseBackend : public SparseBackend {
   Array diagonal(const Compressed& a, int64_t k) override;
   Array spmm(const Compressed& a, const Array& x, bool transposed) override;
   Compressed binop(const Compressed& a, const Compressed& b, BinaryOp op) override;
+  Compressed spgemm(const Compressed& a, const Compressed& b) override;
+  Compressed take_major(const Compressed& a, const Array& rows) override;
+  Compressed take_minor(const Compressed& a, const Array& cols) override;
+  Array gather(const Compressed& a, const Array& rows, const Array& cols) override;
+  // These two run the host backend's loops on host copies of the arrays
+  // (a device's arrays go to the host and the result comes back): an
+  // insertion into sorted rows and a per-row arg-reduction with SciPy's
+  // tie rules have no short composition of array routines.
+  Compressed set_entries(const Compressed& a, const Array& rows, const Array& cols, const Array& values) override;
+  Array reduce_major(const Compressed& a, RowReduce op, bool explicit_only) override;
 };
 
 SparseBackend& portable_sparse_backend();

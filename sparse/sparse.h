@@ -169,6 +169,25 @@ CsrMatrix negative(const CsrMatrix& a);
 CsrMatrix add(const CsrMatrix& a, const CsrMatrix& b);
 CsrMatrix subtract(const CsrMatrix& a, const CsrMatrix& b);
 CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b);
+// Elementwise numpy.maximum / numpy.minimum of two matrices of one shape
+// (implicit zeros take part), canonical without zeros, as SciPy's.
+CsrMatrix maximum(const CsrMatrix& a, const CsrMatrix& b);
+CsrMatrix minimum(const CsrMatrix& a, const CsrMatrix& b);
+// Elementwise a != b, a < b, a > b of two matrices of one shape: canonical
+// bool matrices holding the places where the comparison is true (it is
+// false where both are zero), as SciPy's.
+CsrMatrix not_equal(const CsrMatrix& a, const CsrMatrix& b);
+CsrMatrix less(const CsrMatrix& a, const CsrMatrix& b);
+CsrMatrix greater(const CsrMatrix& a, const CsrMatrix& b);
+
+// ---- sparse @ sparse (SpGEMM) ----
+// a @ b in the left operand's compressed format (COO gives CSR), as SciPy:
+// canonical, sums that cancel to zero dropped, dtype promote_types of the
+// two. The operands are canonicalised first when needed. ValueError when
+// a's columns are not b's rows.
+CsrMatrix matmul(const CsrMatrix& a, const CsrMatrix& b);
+CscMatrix matmul(const CscMatrix& a, const CscMatrix& b);
+CsrMatrix matmul(const CooMatrix& a, const CooMatrix& b);
 
 }  // namespace sparse
 }  // namespace kumo

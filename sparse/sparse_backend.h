@@ -37,7 +37,14 @@ struct IndexOrder {
   bool canonical = true;  // strictly increasing (sorted, no duplicates)
 };
 
-enum class BinaryOp : uint8_t { kAdd, kSubtract, kMultiply };
+// kMaximum/kMinimum are numpy.maximum/minimum (NaN propagates). The
+// comparisons give 1 where they hold and 0 elsewhere, in the operands' dtype
+// (so the zeros are dropped; the front end makes the values bool); complex
+// numbers order by real part, then imaginary part, as NumPy's.
+enum class BinaryOp : uint8_t { kAdd, kSubtract, kMultiply, kMaximum, kMinimum, kNotEqual, kLess, kGreater };
+
+// Reductions of each row including its implicit zeros (ReduceMajor).
+enum class RowReduce : uint8_t { kMax, kMin, kNanMax, kNanMin, kArgMax, kArgMin };
 
 class SparseBackend {
  public:
@@ -80,6 +87,34 @@ class SparseBackend {
   virtual Array spmm(const Compressed& a, const Array& x, bool transposed) = 0;
   // Elementwise op of two canonical matrices of one shape; zeros dropped.
   virtual Compressed binop(const Compressed& a, const Compressed& b, BinaryOp op) = 0;
+
+  // ---- sparse products, indexing and row reductions (sparse/indexing.h,
+  // sparse/products.cpp, sparse/reductions.cpp) ----
+  // Results here may hold more entries than int32 can count: their index
+  // dtype is the operands' one, or int64 when the result's nnz needs it.
+  //
+  // a @ b (SpGEMM) for a of n_major x k and b of k x n_minor, both compressed
+  // over rows; canonical result without zero entries (SciPy's drop cancelled
+  // sums too).
+  virtual Compressed spgemm(const Compressed& a, const Compressed& b) = 0;
+  // Rows `rows` (int64, in range, any order, repeats allowed) of a, each as
+  // stored.
+  virtual Compressed take_major(const Compressed& a, const Array& rows) = 0;
+  // Column p of the result is column cols[p] of a (int64, in range, repeats
+  // allowed); entries keep their row's storage order.
+  virtual Compressed take_minor(const Compressed& a, const Array& cols) = 0;
+  // Entry (rows[k], cols[k]) for each k (int64, in range), duplicates summed:
+  // a dense 1-d array of a's dtype.
+  virtual Array gather(const Compressed& a, const Array& rows, const Array& cols) = 0;
+  // a canonical with entry (rows[k], cols[k]) set to values[k] (of a's dtype)
+  // for every k; the last of repeated targets wins. Missing entries are
+  // inserted (zeros too, as stored entries); the result is canonical.
+  virtual Compressed set_entries(const Compressed& a, const Array& rows, const Array& cols, const Array& values) = 0;
+  // One value per row of canonical a over all n_minor places, implicit zeros
+  // included (over the stored entries only when `explicit_only`, where a
+  // row without any gives 0): the max/min (nan-propagating or nan-ignoring)
+  // in a's dtype, or the int64 column of the first max/min (argmax/argmin).
+  virtual Array reduce_major(const Compressed& a, RowReduce op, bool explicit_only) = 0;
 };
 
 // The backend for arrays on `device`: the host backend for host arrays (or

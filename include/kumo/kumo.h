@@ -47,6 +47,8 @@
 
 #include "random/generator.h"
 #include "sparse/sparse.h"
+#include "sparse/indexing.h"
+#include "sparse/reductions.h"
 #include "autograd/autograd.h"
 #include "routines/special.h"
 #include "autograd/optimizers/optimizer.h"

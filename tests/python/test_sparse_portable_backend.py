@@ -1,22 +1,30 @@
-"""The portable sparse backend, the code kumo.sparse runs on CUDA arrays (its
-reorderings and conversions; cuSPARSE adds the products there), checked on
-the host: every test of the format and arithmetic suites runs again here with
-host arrays switched to it, against the same SciPy references."""
-import pytest
+"""The switch that runs host arrays through the portable sparse backend, the
+code kumo.sparse runs on CUDA arrays (cuSPARSE adds the products there).
+
+scripts/test.sh runs every test_sparse_*.py file a second time with
+KUMO_SPARSE_BACKEND=portable, so the portable code meets the same SciPy
+references as the host backend; these tests check that the switch does
+switch."""
+import os
+import subprocess
+import sys
 
 from kumo import _core
-from test_sparse_arithmetic import *  # noqa: F401,F403  (collected again under the fixture below)
-from test_sparse_formats import *  # noqa: F401,F403
 
 
-@pytest.fixture(autouse=True)
-def _portable_backend():
-    _core.sparse._set_portable_backend(True)
-    yield
-    _core.sparse._set_portable_backend(False)
+def test_the_switch_selects_the_portable_backend():
+    before = _core.sparse._portable_backend()
+    try:
+        _core.sparse._set_portable_backend(True)
+        assert _core.sparse._host_backend_name() == "kumo portable sparse"
+        _core.sparse._set_portable_backend(False)
+        assert _core.sparse._host_backend_name() == "kumo host sparse"
+    finally:
+        _core.sparse._set_portable_backend(before)
 
 
-def test_the_portable_backend_is_the_one_in_use():
-    assert _core.sparse._host_backend_name() == "kumo portable sparse"
-    _core.sparse._set_portable_backend(False)
-    assert _core.sparse._host_backend_name() == "kumo host sparse"
+def test_the_environment_variable_selects_the_portable_backend():
+    code = "from kumo import _core; print(_core.sparse._host_backend_name())"
+    env = dict(os.environ, KUMO_SPARSE_BACKEND="portable")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "kumo portable sparse"

@@ -362,13 +362,29 @@ class _spbase:
     def _product(self, other):
         """self @ other for a dense or sparse operand."""
         if isinstance(other, _spbase) or _is_scipy_sparse(other):
-            return NotImplemented
+            return self._sparse_product(other)
         x = _asarray(other)
         if x.ndim == 0:
             raise ValueError("Scalar operands are not allowed, use '*' instead")
         if x.ndim > 2:
             raise ValueError(f"kumo.sparse: matmul operand must be 1-d or 2-d, got {x.ndim}-d")
         return _sp.matmul(self._m, x)
+
+    def _sparse_product(self, other):
+        """self @ other for a sparse operand (SpGEMM, C++): CSC stays CSC, COO and CSR give CSR, as SciPy."""
+        if not isinstance(other, _spbase):
+            other = self._sibling(other.format)(other)
+        if self.shape[1] != other.shape[0]:
+            raise ValueError(f"matmul: dimension mismatch with signature (n,k={self.shape[1]}),"
+                             f"(k={other.shape[0]},m)->(n,m)")
+        fmt = "csc" if self.format == "csc" else "csr"
+        return self._sibling(fmt)._wrap(_sp.matmul(_convert(self._m, fmt), _convert(other._m, fmt)))
+
+    def dot(self, other):
+        """The matrix product with a sparse or dense operand; a scalar multiplies (SciPy's dot)."""
+        if _is_scalar(other):
+            return self._mul_scalar(other)
+        return self @ other
 
     def _rproduct(self, other):
         """other @ self for a dense operand."""
@@ -457,15 +473,7 @@ class spmatrix:
             axis += 2
         if axis not in (0, 1):
             raise ValueError("axis out of bounds")
-        from kumo import bincount, diff
-        m = self._m
-        if self.format == "coo":
-            return bincount(m.col if axis == 0 else m.row, minlength=self.shape[axis ^ 1])
-        by_major = (axis == 1) == (self.format == "csr")
-        if by_major:
-            return diff(m.indptr)
-        return bincount(m.indices, minlength=self.shape[axis ^ 1])
-
+        return self._nnz_per(self._m, axis)
 
 def _from_scipy(s):
     """The C++ value of a SciPy coo/csr/csc object (arrays copied to kumo)."""

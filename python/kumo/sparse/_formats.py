@@ -1,8 +1,10 @@
 """The COO, CSR and CSC classes, each as scipy.sparse's *_array and *_matrix."""
 from kumo.sparse._base import _CLASSES, _sp, _spbase, sparray, spmatrix
+from kumo.sparse._index import _IndexMixin, _RowColMixin
+from kumo.sparse._ops import _CompareMixin, _MethodsMixin
 
 
-class _coo_base(_spbase):
+class _coo_base(_CompareMixin, _MethodsMixin, _spbase):
     format = "coo"
 
     @property
@@ -19,7 +21,7 @@ class _coo_base(_spbase):
         return self._m.canonical
 
 
-class _compressed_base(_spbase):
+class _compressed_base(_IndexMixin, _CompareMixin, _MethodsMixin, _spbase):
     @property
     def indices(self):
         return self._m.indices
@@ -61,11 +63,11 @@ def _doc(fmt, kind):
             + ", with shape=, dtype= and copy=. Arrays are kumo arrays; .get() returns the SciPy object.")
 
 
-class coo_array(sparray, _coo_base):
+class coo_array(sparray, _IndexMixin, _coo_base):
     __doc__ = _doc("coo", "array")
 
 
-class coo_matrix(spmatrix, _coo_base):
+class coo_matrix(spmatrix, _RowColMixin, _coo_base):
     __doc__ = _doc("coo", "matrix")
 
 
@@ -73,7 +75,7 @@ class csr_array(sparray, _csr_base):
     __doc__ = _doc("csr", "array")
 
 
-class csr_matrix(spmatrix, _csr_base):
+class csr_matrix(spmatrix, _RowColMixin, _csr_base):
     __doc__ = _doc("csr", "matrix")
 
 
@@ -81,7 +83,7 @@ class csc_array(sparray, _csc_base):
     __doc__ = _doc("csc", "array")
 
 
-class csc_matrix(spmatrix, _csc_base):
+class csc_matrix(spmatrix, _RowColMixin, _csc_base):
     __doc__ = _doc("csc", "matrix")
 
 

@@ -1,0 +1,224 @@
+"""kumo.sparse indexing against scipy.sparse 1.17: slices (any step, negative
+too) and integer/boolean arrays on either axis of csr and csc, their
+combinations, single entries, assignment (with SciPy's
+SparseEfficiencyWarning when the structure changes), getrow/getcol, coo
+indexing, and the errors SciPy raises."""
+import warnings
+
+import numpy
+import pytest
+import scipy.sparse as sps
+
+import kumo
+import kumo.sparse as ks
+from test_sparse_arithmetic import close, pair, same_sparse
+
+DTYPES = [numpy.bool_, numpy.int32, numpy.float32, numpy.float64, numpy.complex64, numpy.complex128]
+COMPRESSED = ["csr", "csc"]
+
+# Keys whose result is a 2-d sparse matrix in both flavours.
+SPARSE_KEYS = [
+    (slice(None), slice(None)),
+    (slice(1, 5), slice(None)),
+    (slice(None), slice(1, 4)),
+    (slice(None, None, -1), slice(None)),
+    (slice(None), slice(None, None, -2)),
+    (slice(5, 0, -2), slice(4, None, -3)),
+    (slice(-3, None), slice(-100, 100, 2)),
+    (slice(2, 2), slice(None)),
+    ([0, 2, 2, 5],),
+    ([-1, 0],),
+    ([3, 1], slice(None)),
+    (slice(None), [4, 0, 0, 2]),
+    (slice(1, None, 2), [1, -1]),
+    ([5, 0, 3], slice(1, None)),  # (SciPy 1.17 fails on an array with a negative-step slice of CSR)
+    (numpy.array([True, False, True, False, False, True]),),
+    (slice(None), numpy.array([False, True, True, False, True])),
+    (numpy.array([[0], [2], [5]]), [1, 3]),
+    (numpy.array([[0], [2]]), numpy.array([[4, 0]])),
+    (numpy.array([[0, 1], [2, 3]]), numpy.array([[4, 0], [1, 1]])),
+    (Ellipsis, [1, 2]),
+    ([1, 2], Ellipsis),
+]
+
+
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+@pytest.mark.parametrize("key", SPARSE_KEYS, ids=repr)
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_sparse_results(fmt, key, kind):
+    k, s = pair(fmt, kind, numpy.float64)
+    same_sparse(k[key], s[key])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_dtypes(fmt, dtype):
+    k, s = pair(fmt, "array", dtype)
+    same_sparse(k[1:5:2, ::-1], s[1:5:2, ::-1])
+    same_sparse(k[[4, 0, 0]], s[[4, 0, 0]])
+    same_sparse(k[:, [3, 3, 1]], s[:, [3, 3, 1]])
+
+
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_single_entries_sum_duplicates(fmt, kind):
+    k, s = pair(fmt, kind, numpy.float64)
+    dense = s.toarray()
+    for i in range(-6, 6):
+        for j in range(-5, 5):
+            got, want = k[i, j], s[i, j]
+            assert type(got) is type(want) and got == want == dense[i, j]
+    assert k[numpy.int64(1), numpy.int32(2)] == s[1, 2]
+
+
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_inner_indexing(fmt):
+    ka, sa = pair(fmt, "array", numpy.float64)
+    close(ka[[0, 5, -1], [4, 0, 2]], sa[[0, 5, -1], [4, 0, 2]])
+    km, sm = pair(fmt, "matrix", numpy.float64)
+    # SciPy gives a (1, n) numpy.matrix; kumo a 2-d array.
+    close(km[[0, 5, -1], [4, 0, 2]], numpy.asarray(sm[[0, 5, -1], [4, 0, 2]]))
+    same_sparse(ka[numpy.array([[0, 1]]).T[:0], [1]], sa[numpy.array([[0, 1]]).T[:0], [1]])
+
+
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_matrix_int_on_one_axis(fmt):
+    k, s = pair(fmt, "matrix", numpy.complex128)
+    for key in [(1,), (2, slice(None)), (slice(None), 3), (-1, [0, 4]), ([1, 5], 0), (3, slice(None, None, -1))]:
+        same_sparse(k[key], s[key])
+
+
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_array_int_on_one_axis_is_1d_in_scipy(fmt):
+    k, _ = pair(fmt, "array", numpy.float64)
+    with pytest.raises(NotImplementedError, match="2-d only"):
+        k[1]
+    with pytest.raises(NotImplementedError, match="2-d only"):
+        k[:, 2]
+
+
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_getrow_getcol(fmt):
+    k, s = pair(fmt, "matrix", numpy.float64)
+    for i in (0, 2, -1):
+        same_sparse(k.getrow(i), s.getrow(i))
+    for j in (0, 4, -2):
+        same_sparse(k.getcol(j), s.getcol(j))
+    for bad in (6, -7):
+        with pytest.raises(IndexError):
+            s.getrow(bad)
+        with pytest.raises(IndexError):
+            k.getrow(bad)
+    assert not hasattr(ks.csr_array((2, 2)), "getrow") and not hasattr(sps.csr_array((2, 2)), "getrow")
+
+
+def test_kumo_index_arrays():
+    k, s = pair("csr", "array", numpy.float64)
+    same_sparse(k[kumo.asarray([3, 0])], s[[3, 0]])
+    same_sparse(k[:, kumo.asarray([True, False, True, False, True])], s[:, [True, False, True, False, True]])
+
+
+BAD_KEYS = [(6, 0), (0, 5), (-7, 0), ([0, 6],), (slice(None), [5]), (1.5, 0), ("a",),
+            (numpy.array([True, False]),), (1, 2, 3), ([0, 1], [0, 1, 2]), (slice(None, None, 0),)]
+
+
+@pytest.mark.parametrize("key", BAD_KEYS, ids=repr)
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_errors(fmt, key):
+    k, s = pair(fmt, "matrix", numpy.float64)
+    with pytest.raises((IndexError, ValueError)) as want:
+        s[key]
+    with pytest.raises(want.type):
+        k[key]
+
+
+# ---- assignment ----
+
+SET_CASES = [
+    ((1, 2), 7.0),
+    ((0, 0), 0.0),
+    ((-1, -1), 3.0),
+    ((slice(1, 4), slice(0, 2)), 2.5),
+    ((slice(None, None, -2), 1), numpy.array([1.0, 2.0, 3.0])),
+    (([0, 2, 0], [1, 3, 1]), numpy.array([4.0, 5.0, 6.0])),  # repeated target: the last wins
+    ((numpy.array([[0], [3]]), [1, 4]), numpy.array([[1.0, 2.0], [3.0, 4.0]])),
+    ((slice(None), [0, 4]), 0.0),
+    ((numpy.array([True, False, False, True, False, False]), slice(None)), -1.0),
+    ((2, slice(None)), numpy.arange(5.0)),
+]
+
+
+def assign(m, key, value):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        m[key] = value
+    return sorted({x.category.__name__ for x in w})
+
+
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+@pytest.mark.parametrize("case", range(len(SET_CASES)))
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_setitem(fmt, case, kind):
+    key, value = SET_CASES[case]
+    k, s = pair(fmt, kind, numpy.float64)
+    assert assign(k, key, value) == assign(s, key, value)
+    close(k.toarray(), s.toarray())
+    assert k.dtype == s.dtype
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_setitem_casts_to_dtype(dtype):
+    k, s = pair("csr", "array", dtype)
+    assign(k, (1, slice(None)), 1)
+    assign(s, (1, slice(None)), 1)
+    same_sparse(k, s)
+
+
+def test_setitem_existing_entry_no_warning():
+    s = sps.csr_array(numpy.eye(3))
+    k = ks.csr_array(numpy.eye(3))
+    assert assign(k, (1, 1), 5.0) == assign(s, (1, 1), 5.0) == []
+    close(k.toarray(), s.toarray())
+
+
+def test_setitem_errors():
+    k, s = pair("csr", "matrix", numpy.float64)
+    for key, value in [((0, 0), [1.0, 2.0]), ((slice(0, 2), slice(0, 2)), [1.0, 2.0, 3.0])]:
+        with pytest.raises(ValueError):
+            s[key] = value
+        with pytest.raises(ValueError):
+            k[key] = value
+    with pytest.raises(IndexError):
+        s[6, 0] = 1.0
+    with pytest.raises(IndexError):
+        k[6, 0] = 1.0
+
+
+# ---- coo ----
+
+@pytest.mark.parametrize("key", [(1, 2), (slice(0, 4), slice(1, 3)), ([0, 2],), (slice(None, None, -1), [4, 1])],
+                         ids=repr)
+def test_coo_array_indexing(key):
+    k, s = pair("coo", "array", numpy.float64)
+    got, want = k[key], s[key]
+    if numpy.isscalar(want):
+        assert got == want
+    else:
+        same_sparse(got, want)
+
+
+def test_coo_array_setitem():
+    k, s = pair("coo", "array", numpy.float64)
+    assign(k, (1, 2), 9.0)
+    assign(s, (1, 2), 9.0)
+    same_sparse(k, s)
+
+
+def test_coo_matrix_not_subscriptable():
+    k, s = pair("coo", "matrix", numpy.float64)
+    with pytest.raises(TypeError):
+        s[0, 0]
+    with pytest.raises(TypeError):
+        k[0, 0]
+    with pytest.raises(TypeError):
+        k[0, 0] = 1.0
