@@ -123,6 +123,35 @@ struct DenseMatrix {
   }
 };
 
+struct SpGemmDescr {
+  cusparseSpGEMMDescr_t descr = nullptr;
+  SpGemmDescr() = default;
+  SpGemmDescr(const SpGemmDescr&) = delete;
+  SpGemmDescr& operator=(const SpGemmDescr&) = delete;
+  ~SpGemmDescr() {
+    if (descr != nullptr) cusparseSpGEMM_destroyDescr(descr);
+  }
+};
+
+struct OutputMatrix {
+  cusparseSpMatDescr_t descr = nullptr;
+  OutputMatrix() = default;
+  OutputMatrix(const OutputMatrix&) = delete;
+  OutputMatrix& operator=(const OutputMatrix&) = delete;
+  ~OutputMatrix() {
+    if (descr != nullptr) cusparseDestroySpMat(descr);
+  }
+};
+
+// The handle of the device of `a`, current and bound to its current stream.
+cusparseHandle_t bound_handle(Device& device, const std::string& detail) {
+  cuda_detail::set_device(device.index());
+  cusparseHandle_t handle = t_handles.at(device.index());
+  check_cusparse(cusparseSetStream(handle, cuda_detail::to_stream(device.current_stream())), "cusparseSetStream",
+                 detail);
+  return handle;
+}
+
 class CusparseBackend final : public PortableSparseBackend {
  public:
   std::string name() const override { return "cuSPARSE"; }
@@ -134,12 +163,9 @@ class CusparseBackend final : public PortableSparseBackend {
     const int64_t nnz = a.indices.size(), p = x.shape()[1];
     if (!value_type(a.data.dtype(), &type) || nnz == 0 || p == 0) return PortableSparseBackend::spmm(a, x, transposed);
     Device& device = a.data.device();
-    cuda_detail::set_device(device.index());
-    cusparseHandle_t handle = t_handles.at(device.index());
     const std::string detail = "rows=" + std::to_string(a.n_major) + ", cols=" + std::to_string(a.n_minor) +
                                ", nnz=" + std::to_string(nnz) + ", p=" + std::to_string(p);
-    check_cusparse(cusparseSetStream(handle, cuda_detail::to_stream(device.current_stream())), "cusparseSetStream",
-                   detail);
+    cusparseHandle_t handle = bound_handle(device, detail);
     const int64_t rows = transposed ? a.n_minor : a.n_major;
     const Array y = Array::empty(Shape{rows, p}, a.data.dtype(), device);
     const cusparseIndexType_t itype = index_type(a.indices.dtype());
@@ -177,6 +203,75 @@ class CusparseBackend final : public PortableSparseBackend {
                                 bytes > 0 ? work.data() : nullptr),
                    "cusparseSpMM", detail);
     return y;
+  }
+
+  // cuSPARSE's SpGEMM (work estimation, compute, copy) for 32-bit indices
+  // and its value types; the rest uses the portable product. The result's
+  // rows are sorted and cancelled sums dropped afterwards, as SciPy's
+  // product has them.
+  Compressed spgemm(const Compressed& a, const Compressed& b) override {
+    cudaDataType type{};
+    const int64_t nnz_a = a.indices.size(), nnz_b = b.indices.size();
+    if (!value_type(a.data.dtype(), &type) || a.indices.dtype() != Dtype::kInt32 ||
+        b.indices.dtype() != Dtype::kInt32 || nnz_a == 0 || nnz_b == 0) {
+      return PortableSparseBackend::spgemm(a, b);
+    }
+    Device& device = a.data.device();
+    const std::string detail = "(" + std::to_string(a.n_major) + ", " + std::to_string(a.n_minor) + ") @ (" +
+                               std::to_string(b.n_major) + ", " + std::to_string(b.n_minor) +
+                               "), nnz=" + std::to_string(nnz_a) + "/" + std::to_string(nnz_b);
+    cusparseHandle_t handle = bound_handle(device, detail);
+    SpMatrix ma, mb;
+    check_cusparse(cusparseCreateConstCsr(&ma.descr, a.n_major, a.n_minor, nnz_a, a.indptr.data(), a.indices.data(),
+                                          a.data.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                          CUSPARSE_INDEX_BASE_ZERO, type),
+                   "cusparseCreateConstCsr", detail);
+    check_cusparse(cusparseCreateConstCsr(&mb.descr, b.n_major, b.n_minor, nnz_b, b.indptr.data(), b.indices.data(),
+                                          b.data.data(), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                          CUSPARSE_INDEX_BASE_ZERO, type),
+                   "cusparseCreateConstCsr", detail);
+    OutputMatrix mc;
+    check_cusparse(cusparseCreateCsr(&mc.descr, a.n_major, b.n_minor, 0, nullptr, nullptr, nullptr,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type),
+                   "cusparseCreateCsr", detail);
+    SpGemmDescr gemm;
+    check_cusparse(cusparseSpGEMM_createDescr(&gemm.descr), "cusparseSpGEMM_createDescr", detail);
+    const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const UnitScalars scalars(a.data.dtype());
+    // Each phase is asked for its buffer size first, then run with it.
+    size_t estimate_bytes = 0, compute_bytes = 0;
+    check_cusparse(cusparseSpGEMM_workEstimation(handle, op, op, scalars.one(), ma.descr, mb.descr, scalars.zero(),
+                                                 mc.descr, type, CUSPARSE_SPGEMM_DEFAULT, gemm.descr,
+                                                 &estimate_bytes, nullptr),
+                   "cusparseSpGEMM_workEstimation", detail);
+    const Array estimate = Array::empty(Shape{static_cast<int64_t>(estimate_bytes)}, Dtype::kUInt8, device);
+    check_cusparse(cusparseSpGEMM_workEstimation(handle, op, op, scalars.one(), ma.descr, mb.descr, scalars.zero(),
+                                                 mc.descr, type, CUSPARSE_SPGEMM_DEFAULT, gemm.descr,
+                                                 &estimate_bytes, estimate.data()),
+                   "cusparseSpGEMM_workEstimation", detail);
+    check_cusparse(cusparseSpGEMM_compute(handle, op, op, scalars.one(), ma.descr, mb.descr, scalars.zero(),
+                                          mc.descr, type, CUSPARSE_SPGEMM_DEFAULT, gemm.descr, &compute_bytes,
+                                          nullptr),
+                   "cusparseSpGEMM_compute", detail);
+    const Array compute = Array::empty(Shape{static_cast<int64_t>(compute_bytes)}, Dtype::kUInt8, device);
+    check_cusparse(cusparseSpGEMM_compute(handle, op, op, scalars.one(), ma.descr, mb.descr, scalars.zero(),
+                                          mc.descr, type, CUSPARSE_SPGEMM_DEFAULT, gemm.descr, &compute_bytes,
+                                          compute.data()),
+                   "cusparseSpGEMM_compute", detail);
+    int64_t rows = 0, cols = 0, nnz = 0;
+    check_cusparse(cusparseSpMatGetSize(mc.descr, &rows, &cols, &nnz), "cusparseSpMatGetSize", detail);
+    Compressed c;
+    c.n_major = a.n_major;
+    c.n_minor = b.n_minor;
+    c.indptr = Array::empty(Shape{a.n_major + 1}, Dtype::kInt32, device);
+    c.indices = Array::empty(Shape{nnz}, Dtype::kInt32, device);
+    c.data = Array::empty(Shape{nnz}, a.data.dtype(), device);
+    check_cusparse(cusparseCsrSetPointers(mc.descr, c.indptr.data(), c.indices.data(), c.data.data()),
+                   "cusparseCsrSetPointers", detail);
+    check_cusparse(cusparseSpGEMM_copy(handle, op, op, scalars.one(), ma.descr, mb.descr, scalars.zero(), mc.descr,
+                                       type, CUSPARSE_SPGEMM_DEFAULT, gemm.descr),
+                   "cusparseSpGEMM_copy", detail);
+    return eliminate_zeros(sort_indices(c));
   }
 };
 
