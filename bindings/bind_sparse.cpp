@@ -16,6 +16,9 @@ namespace py_bind {
 
 namespace py = pybind11;
 
+// bind_sparse_construct.cpp: the DIA and BSR formats and the construction functions.
+void bind_sparse_construct(py::module_& m);
+
 namespace {
 
 using sparse::CooMatrix;
@@ -126,6 +129,7 @@ void bind_sparse(py::module_& parent) {
   m.def("add", &sparse::add, Release());
   m.def("subtract", &sparse::subtract, Release());
   m.def("multiply", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::multiply), Release());
+  bind_sparse_construct(m);
 }
 
 }  // namespace py_bind

@@ -172,3 +172,6 @@ CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b);
 
 }  // namespace sparse
 }  // namespace kumo
+
+// The DIA and BSR formats and the construction functions.
+#include "sparse/construct.h"  // NOLINT: after the types above, which it uses

@@ -80,6 +80,29 @@ class SparseBackend {
   virtual Array spmm(const Compressed& a, const Array& x, bool transposed) = 0;
   // Elementwise op of two canonical matrices of one shape; zeros dropped.
   virtual Compressed binop(const Compressed& a, const Compressed& b, BinaryOp op) = 0;
+
+  // ---- DIA and BSR formats (sparse/dia_bsr.h) ----
+  // A DIA matrix is data (n_diags, L) and offsets (int64, n_diags, distinct)
+  // of a rows x cols matrix; a BSR matrix is a Compressed whose data is
+  // (nblocks, R, C) and whose indices are block columns. Devices without
+  // these kernels raise DeviceError (the defaults).
+  //
+  // The CSR of a DIA matrix with index dtype `index_dtype`: explicit zeros
+  // dropped, rows sorted by column (canonical).
+  virtual Compressed dia_to_csr(const Array& data, const Array& offsets, int64_t rows, int64_t cols,
+                                Dtype index_dtype);
+  // y = A x for a DIA matrix and x (cols, p) of data's dtype; y is (rows, p).
+  virtual Array dia_spmm(const Array& data, const Array& offsets, int64_t rows, int64_t cols, const Array& x);
+  // y = A x for a BSR matrix (n_major block rows of R, n_minor block
+  // columns of C) and x (n_minor * C, p) of data's dtype; y is (n_major * R, p).
+  virtual Array bsr_spmm(const Compressed& blocks, const Array& x);
+  // The CSR of a BSR matrix: every stored block entry, rows in block storage order.
+  virtual Compressed bsr_to_csr(const Compressed& blocks);
+  // How many R x C blocks of the CSR matrix `a` hold a stored entry.
+  virtual int64_t count_blocks(const Compressed& a, int64_t r, int64_t c);
+  // The BSR (data (nblocks, R, C)) of the CSR matrix `a`: blocks in order of
+  // first occurrence within each block row, duplicates summed.
+  virtual Compressed csr_to_bsr(const Compressed& a, int64_t r, int64_t c);
 };
 
 // The backend for arrays on `device`. Devices without one (CUDA, for now)

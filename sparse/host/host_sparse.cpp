@@ -16,127 +16,18 @@
 
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
+#include "sparse/host/host_kernels.h"
 #include "sparse/sparse_backend.h"
 
 namespace kumo {
 namespace sparse {
+using namespace host_detail;  // NOLINT: the helpers of every host sparse kernel
+
 namespace {
 
-// Below this much work a kernel runs on the calling thread.
-constexpr int64_t kGrain = 1 << 15;
 // Rows longer than this are sorted with std::stable_sort; shorter ones
 // (nearly all in practice) with an insertion sort that needs no scratch.
 constexpr int64_t kInsertionSortMax = 32;
-
-template <class T>
-struct Tag {
-  using type = T;
-};
-
-template <class F>
-decltype(auto) visit_value(Dtype d, F&& f) {
-  switch (d) {
-    case Dtype::kBool: return f(Tag<bool>{});
-    case Dtype::kInt8: return f(Tag<int8_t>{});
-    case Dtype::kUInt8: return f(Tag<uint8_t>{});
-    case Dtype::kInt16: return f(Tag<int16_t>{});
-    case Dtype::kUInt16: return f(Tag<uint16_t>{});
-    case Dtype::kInt32: return f(Tag<int32_t>{});
-    case Dtype::kUInt32: return f(Tag<uint32_t>{});
-    case Dtype::kInt64: return f(Tag<int64_t>{});
-    case Dtype::kUInt64: return f(Tag<uint64_t>{});
-    case Dtype::kFloat32: return f(Tag<float>{});
-    case Dtype::kFloat64: return f(Tag<double>{});
-    case Dtype::kComplex64: return f(Tag<std::complex<float>>{});
-    case Dtype::kComplex128: return f(Tag<std::complex<double>>{});
-    default: break;
-  }
-  throw TypeError(std::string("kumo.sparse: no host kernels for dtype ") + dtype_name(d));
-}
-
-template <class F>
-decltype(auto) visit_index(Dtype d, F&& f) {
-  if (d == Dtype::kInt32) return f(Tag<int32_t>{});
-  if (d == Dtype::kInt64) return f(Tag<int64_t>{});
-  throw TypeError(std::string("kumo.sparse: index arrays must be int32 or int64, not ") + dtype_name(d));
-}
-
-// Scratch storage for values (std::vector<bool> has no contiguous storage).
-template <class V>
-using Buffer = std::vector<std::conditional_t<std::is_same_v<V, bool>, uint8_t, V>>;
-
-template <class T>
-T* ptr(const Array& a) {
-  return reinterpret_cast<T*>(a.data());
-}
-
-Array alloc(int64_t n, Dtype dtype) { return Array::empty(Shape{n}, dtype, host_device()); }
-
-// a + b and a * b in V's arithmetic; bool is logical (NumPy's bool add).
-template <class V>
-inline V add(V a, V b) {
-  if constexpr (std::is_same_v<V, bool>) return a || b;
-  else return static_cast<V>(a + b);
-}
-template <class V>
-inline V mul(V a, V b) {
-  if constexpr (std::is_same_v<V, bool>) return a && b;
-  else return static_cast<V>(a * b);
-}
-
-// Boundaries of parts of rows [0, n) with about equal rows + entries each.
-template <class I>
-std::vector<int64_t> row_parts(const I* indptr, int64_t n) {
-  const int64_t total = static_cast<int64_t>(indptr[n]) + n;
-  int64_t parts = 1;
-  if (total >= kGrain) parts = std::min<int64_t>(int64_t{host_num_threads()} * 16, total / (kGrain / 4));
-  parts = std::max<int64_t>(1, std::min(parts, n));
-  std::vector<int64_t> b(static_cast<size_t>(parts + 1), 0);
-  b[parts] = n;
-  for (int64_t p = 1; p < parts; ++p) {
-    const int64_t target = total * p / parts;
-    // The first row r with indptr[r] + r >= target (monotone in r).
-    int64_t lo = b[p - 1], hi = n;
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (static_cast<int64_t>(indptr[mid]) + mid < target) lo = mid + 1;
-      else hi = mid;
-    }
-    b[p] = lo;
-  }
-  return b;
-}
-
-// Runs fn(first row, end row) for every part. Threads claim parts one at a
-// time, so a thread the OS takes away for a while (other processes on the
-// cores) holds up only the part it is in, not a fixed share of them.
-template <class Fn>
-void for_parts(const std::vector<int64_t>& b, const Fn& fn) {
-  const int64_t parts = static_cast<int64_t>(b.size()) - 1;
-  if (parts == 1) {
-    fn(b[0], b[1]);
-    return;
-  }
-  std::atomic<int64_t> next{0};
-  parallel_for(std::min<int64_t>(parts, host_num_threads()), 1, [&](int64_t lo, int64_t hi) {
-    for (int64_t t = lo; t < hi; ++t)
-      for (int64_t p = next.fetch_add(1, std::memory_order_relaxed); p < parts;
-           p = next.fetch_add(1, std::memory_order_relaxed))
-        fn(b[p], b[p + 1]);
-  });
-}
-
-// Exclusive prefix sum of counts[0..n) into indptr[0..n] (serial: one
-// streaming pass, far cheaper than the kernels around it).
-template <class I>
-void prefix_sum(const I* counts, int64_t n, I* indptr) {
-  int64_t run = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    indptr[i] = static_cast<I>(run);
-    run += counts[i];
-  }
-  indptr[n] = static_cast<I>(run);
-}
 
 // Sorts one row (idx, val)[0..len) by index, stably.
 template <class V, class I>
@@ -734,6 +625,23 @@ class HostSparseBackend final : public SparseBackend {
     return typed(a, [&](auto tv, auto ti) {
       return binop_typed<typename decltype(tv)::type, typename decltype(ti)::type>(a, b, op);
     });
+  }
+
+  // ---- DIA and BSR (sparse/host/host_dia_bsr.cpp) ----
+  Compressed dia_to_csr(const Array& data, const Array& offsets, int64_t rows, int64_t cols,
+                        Dtype index_dtype) override {
+    return host_detail::dia_to_csr(data, offsets, rows, cols, index_dtype);
+  }
+  Array dia_spmm(const Array& data, const Array& offsets, int64_t rows, int64_t cols, const Array& x) override {
+    return host_detail::dia_spmm(data, offsets, rows, cols, x);
+  }
+  Array bsr_spmm(const Compressed& blocks, const Array& x) override { return host_detail::bsr_spmm(blocks, x); }
+  Compressed bsr_to_csr(const Compressed& blocks) override { return host_detail::bsr_to_csr(blocks); }
+  int64_t count_blocks(const Compressed& a, int64_t r, int64_t c) override {
+    return host_detail::count_blocks(a, r, c);
+  }
+  Compressed csr_to_bsr(const Compressed& a, int64_t r, int64_t c) override {
+    return host_detail::csr_to_bsr(a, r, c);
   }
 
 };
