@@ -6,28 +6,13 @@ import numpy
 import pytest
 import scipy.sparse as sps
 
-import kumo
 import kumo.sparse as ks
+from sparse_testing import np_, values
 
 DTYPES = [numpy.bool_, numpy.int8, numpy.int32, numpy.int64, numpy.uint16, numpy.float32, numpy.float64,
           numpy.complex64, numpy.complex128]
 NUMERIC = [d for d in DTYPES if d is not numpy.bool_]
 FORMATS = [None, "coo", "csr", "csc", "dia", "bsr"]
-
-
-def np_(a):
-    return kumo.asnumpy(a)
-
-
-def values(shape, dtype, seed=0, density=0.5):
-    rng = numpy.random.default_rng(seed)
-    v = rng.integers(-3, 4, shape) * (rng.random(shape) < density)
-    dt = numpy.dtype(dtype)
-    if dt.kind == "c":
-        v = v + 1j * rng.integers(-2, 3, shape) * (v != 0)
-    if dt.kind == "u":
-        v = numpy.abs(v)
-    return v.astype(dt)
 
 
 def check_same(k, s, stored=True):
@@ -436,3 +421,12 @@ def test_random_bad_density(density):
         sps.random_array((3, 3), density=density)
     with pytest.raises(ValueError, match="density"):
         ks.random_array((3, 3), density=density)
+
+
+@pytest.mark.parametrize("call", [lambda lib: lib.hstack([]), lambda lib: lib.vstack([]), lambda lib: lib.bmat([[]]),
+                                  lambda lib: lib.bmat([]), lambda lib: lib.block_diag([])])
+def test_no_blocks_errors(call):
+    with pytest.raises((ValueError, IndexError)) as s_err:
+        call(sps)
+    with pytest.raises(s_err.type):
+        call(ks)

@@ -5,28 +5,13 @@ import numpy
 import pytest
 import scipy.sparse as sps
 
-import kumo
 import kumo.sparse as ks
+from sparse_testing import np_, values
 
 DTYPES = [numpy.bool_, numpy.int8, numpy.uint8, numpy.int32, numpy.int64, numpy.uint64, numpy.float32,
           numpy.float64, numpy.complex64, numpy.complex128]
 KINDS = ["array", "matrix"]
 SOURCES = ["coo", "csr", "csc", "dia", "bsr"]
-
-
-def np_(a):
-    return kumo.asnumpy(a)
-
-
-def values(shape, dtype, seed=0, density=0.5):
-    rng = numpy.random.default_rng(seed)
-    v = rng.integers(-3, 4, shape) * (rng.random(shape) < density)
-    dt = numpy.dtype(dtype)
-    if dt.kind == "c":
-        v = v + 1j * rng.integers(-2, 3, shape) * (v != 0)
-    if dt.kind == "u":
-        v = numpy.abs(v)
-    return v.astype(dt)
 
 
 def classes(fmt, kind):

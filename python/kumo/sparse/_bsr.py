@@ -5,6 +5,7 @@ import numpy
 
 from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _convert, _from_scipy, _is_scipy_sparse,
                                _shape_arg, _sp, _spbase, sparray, spmatrix)
+from kumo.sparse._formats import _compressed_base, coo_array, coo_matrix
 
 _FORMAT_OF[_sp.Bsr] = "bsr"
 _VALUE_OPS[_sp.Bsr] = (lambda m: _sp.make_bsr(m.data.copy(), m.indices.copy(), m.indptr.copy(), m.shape),
@@ -23,7 +24,9 @@ def _blocksize_arg(blocksize):
     return (r, c)
 
 
-class _bsr_base(_spbase):
+class _bsr_base(_compressed_base):
+    """BSR: the compressed structure (indices, indptr, sorting) is over blocks."""
+
     format = "bsr"
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False, blocksize=None):
@@ -42,44 +45,18 @@ class _bsr_base(_spbase):
         if isinstance(arg1, tuple):
             if len(arg1) == 2 and all(isinstance(x, numbers.Integral) for x in arg1):
                 return _sp.bsr_empty(_shape_arg(arg1), blocksize or (1, 1), numpy.float64), False
-            if len(arg1) == 2:
-                coo = super()._value_from_tuple(arg1, shape) if isinstance(arg1[1], tuple) else None
-                if coo is None:
-                    raise ValueError("unrecognized bsr_array constructor usage")
-                return _sp.tobsr(_convert(coo[0], "csr"), blocksize), False
+            if len(arg1) == 2 and isinstance(arg1[1], tuple):
+                return _sp.tobsr(_sp.tocsr(coo_array(arg1, shape=shape)._m), blocksize), False
             if len(arg1) == 3:
                 data, indices, indptr = (_asarray(x) for x in arg1)
                 return _sp.make_bsr(data, indices, indptr, shape, blocksize), True
             raise ValueError("unrecognized bsr_array constructor usage")
-        coo, _ = super()._value_from(arg1, shape)  # a dense input, as COO
-        return _sp.tobsr(_convert(coo, "csr"), blocksize), False
+        dense = (coo_array if self._is_array else coo_matrix)(arg1)._m
+        return _sp.tobsr(_sp.tocsr(dense), blocksize), False
 
     @property
     def blocksize(self):
         return tuple(self._m.blocksize)
-
-    @property
-    def indices(self):
-        return self._m.indices
-
-    @property
-    def indptr(self):
-        return self._m.indptr
-
-    @property
-    def has_sorted_indices(self):
-        return _sp.has_sorted_indices(self._m)
-
-    @property
-    def has_canonical_format(self):
-        """Sorted block columns without duplicates in every block row."""
-        return _sp.has_canonical_format(self._m)
-
-    def sort_indices(self):
-        self._m = _sp.sort_indices(self._m)
-
-    def sorted_indices(self):
-        return type(self)._wrap(_sp.sort_indices(self._m))
 
     def sum_duplicates(self):
         """Blocks sorted by block column, duplicate blocks summed (in place)."""

@@ -172,9 +172,12 @@ def _grid(blocks):
         rows = [list(r) for r in blocks]
     except TypeError:
         raise ValueError("blocks must be 2-D") from None
-    if any(len(r) != len(rows[0]) for r in rows) or any(
+    if not rows or any(len(r) != len(rows[0]) for r in rows) or any(
             isinstance(b, (list, tuple)) for r in rows for b in r):
         raise ValueError("blocks must be 2-D")
+    if not rows[0]:
+        # SciPy fails indexing the first block column (IndexError).
+        raise IndexError("blocks has no block columns")
     return rows
 
 
@@ -212,18 +215,20 @@ def block_array(blocks, *, format=None, dtype=None):
 def hstack(blocks, format=None, dtype=None):
     """Blocks side by side (scipy.sparse.hstack)."""
     blocks = list(blocks)
-    return _block([blocks], format, dtype, _any_array(*blocks))
+    return _block(_grid([blocks]), format, dtype, _any_array(*blocks))
 
 
 def vstack(blocks, format=None, dtype=None):
     """Blocks one above the other (scipy.sparse.vstack)."""
     blocks = list(blocks)
-    return _block([[b] for b in blocks], format, dtype, _any_array(*blocks))
+    return _block(_grid([[b] for b in blocks]), format, dtype, _any_array(*blocks))
 
 
 def block_diag(mats, format=None, dtype=None):
     """The blocks along the diagonal (scipy.sparse.block_diag). Dense blocks
     store every element, zeros too; lists and numbers store their nonzeros."""
+    if len(mats) == 0:
+        raise ValueError("block_diag: need at least one block")
     is_array = _any_array(*mats)
     coos, wide = [], False
     for a in mats:
