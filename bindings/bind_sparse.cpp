@@ -126,8 +126,8 @@ void bind_sparse(py::module_& parent) {
   per_format(CscTag{});
   m.def("rmatmul", py::overload_cast<const Array&, const CsrMatrix&>(&sparse::rmatmul), Release());
   m.def("rmatmul", py::overload_cast<const Array&, const CscMatrix&>(&sparse::rmatmul), Release());
-  m.def("add", &sparse::add, Release());
-  m.def("subtract", &sparse::subtract, Release());
+  m.def("add", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::add), Release());
+  m.def("subtract", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::subtract), Release());
   m.def("multiply", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::multiply), Release());
   bind_sparse_construct(m);
 }

@@ -107,6 +107,10 @@ void bind_sparse_construct(py::module_& m) {
   m.def("has_sorted_indices", py::overload_cast<const BsrMatrix&>(&sparse::has_sorted_indices), Release());
   m.def("has_canonical_format", py::overload_cast<const BsrMatrix&>(&sparse::has_canonical_format), Release());
   m.def("eliminate_zeros", py::overload_cast<const BsrMatrix&>(&sparse::eliminate_zeros), Release());
+  m.def("add", py::overload_cast<const DiaMatrix&, const DiaMatrix&>(&sparse::add), Release());
+  m.def("subtract", py::overload_cast<const DiaMatrix&, const DiaMatrix&>(&sparse::subtract), Release());
+  m.def("multiply", py::overload_cast<const DiaMatrix&, const DiaMatrix&>(&sparse::multiply), Release());
+  m.def("multiply", py::overload_cast<const DiaMatrix&, const Array&>(&sparse::multiply), Release());
   m.def("estimate_blocksize", &sparse::estimate_blocksize, py::arg("a"), py::arg("efficiency") = 0.7, Release());
 
   // ---- construction functions ----

@@ -72,10 +72,7 @@ DiaMatrix diags(const std::vector<Array>& diagonals, const std::vector<int64_t>&
     const Array src = d.size() == 1 ? d : d.index({slice(0, len)});
     src.copy_to(data.index({IndexItem(j), slice(start, start + len)}));
   }
-  std::vector<int64_t> k_values(offsets);
-  const Array k_arr = Array::empty(Shape{nd}, Dtype::kInt64, host_device());
-  std::copy(k_values.begin(), k_values.end(), reinterpret_cast<int64_t*>(k_arr.data()));
-  return make_dia(data, k_arr.to_device(device), shape);
+  return make_dia(data, detail::int64_array(offsets, device), shape);
 }
 
 DiaMatrix eye(Shape2 shape, int64_t k, Dtype dtype, Device& device) {

@@ -44,6 +44,14 @@ Compressed SparseBackend::bsr_to_csr(const Compressed&) { no_kernel(*this, "bsr_
 int64_t SparseBackend::count_blocks(const Compressed&, int64_t, int64_t) { no_kernel(*this, "count_blocks"); }
 Compressed SparseBackend::csr_to_bsr(const Compressed&, int64_t, int64_t) { no_kernel(*this, "csr_to_bsr"); }
 
+namespace detail {
+Array int64_array(const std::vector<int64_t>& values, Device& device) {
+  Array host = Array::empty(Shape{static_cast<int64_t>(values.size())}, Dtype::kInt64, host_device());
+  std::copy(values.begin(), values.end(), reinterpret_cast<int64_t*>(host.data()));
+  return host.to_device(device);
+}
+}  // namespace detail
+
 namespace {
 
 std::string blocksize_str(Blocksize b) { return "(" + std::to_string(b.first) + ", " + std::to_string(b.second) + ")"; }
@@ -195,6 +203,106 @@ Array diagonal(const DiaMatrix& a, int64_t k) {
     a.data.index({IndexItem(d), slice(first, end)}).copy_to(out.index({slice(0, end - first)}));
   }
   return out;
+}
+
+namespace {
+
+void check_same_shape(Shape2 a, Shape2 b, const char* name) {
+  if (a != b)
+    throw ValueError(std::string("kumo::sparse::") + name + "(dia " + shape_str(a) + ", dia " + shape_str(b) +
+                     "): inconsistent shapes");
+}
+
+// Where each of `part` sits in `sorted`.
+Array positions(const std::vector<int64_t>& part, const std::vector<int64_t>& sorted, Device& device) {
+  std::vector<int64_t> at(part.size());
+  for (size_t i = 0; i < part.size(); ++i)
+    at[i] = std::lower_bound(sorted.begin(), sorted.end(), part[i]) - sorted.begin();
+  return detail::int64_array(at, device);
+}
+
+DiaMatrix dia_sum(const DiaMatrix& a, const DiaMatrix& b, bool minus) {
+  const char* name = minus ? "subtract" : "add";
+  check_same_device({&a.data, &b.data});
+  check_same_shape(a.shape, b.shape, name);
+  const auto combine = [minus](const Array& x, const Array& y) { return minus ? subtract(x, y) : add(x, y); };
+  const std::vector<int64_t> ka = a.offsets.to_vector<int64_t>(), kb = b.offsets.to_vector<int64_t>();
+  if (ka == kb && a.data.shape() == b.data.shape()) return DiaMatrix{combine(a.data, b.data), a.offsets, a.shape};
+  std::vector<int64_t> merged(ka);
+  merged.insert(merged.end(), kb.begin(), kb.end());
+  std::sort(merged.begin(), merged.end());
+  merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
+  const int64_t wa = a.data.shape()[1], wb = b.data.shape()[1];
+  // SciPy's width: the operands' when they agree and one holds every
+  // offset, else the last column the highest diagonal reaches.
+  const bool one_holds_all = merged.size() == ka.size() || merged.size() == kb.size();
+  const int64_t width = wa == wb && one_holds_all ? wa : std::max<int64_t>(0, std::min(a.shape.rows + merged.back(), a.shape.cols));
+  Device& device = a.data.device();
+  const Dtype dtype = promote_types(a.dtype(), b.dtype());
+  const Array data = zeros(Shape{static_cast<int64_t>(merged.size()), width}, dtype, Order::kC, device);
+  const auto place = [&](const DiaMatrix& m, const std::vector<int64_t>& k, bool negate) {
+    const int64_t w = std::min(width, m.data.shape()[1]);
+    if (k.empty() || w == 0) return;
+    const std::vector<Index> where{Index(positions(k, merged, device)), Index(slice(0, w))};
+    const Array part = m.data.index({kumo::all(), slice(0, w)});
+    setitem(data, where, negate ? subtract(getitem(data, where), part) : add(getitem(data, where), part));
+  };
+  place(a, ka, false);
+  place(b, kb, minus);
+  return DiaMatrix{data, detail::int64_array(merged, device).astype(a.offsets.dtype()), a.shape};
+}
+
+}  // namespace
+
+DiaMatrix add(const DiaMatrix& a, const DiaMatrix& b) { return dia_sum(a, b, false); }
+DiaMatrix subtract(const DiaMatrix& a, const DiaMatrix& b) { return dia_sum(a, b, true); }
+
+DiaMatrix multiply(const DiaMatrix& a, const DiaMatrix& b) {
+  check_same_device({&a.data, &b.data});
+  check_same_shape(a.shape, b.shape, "multiply");
+  const std::vector<int64_t> ka = a.offsets.to_vector<int64_t>(), kb = b.offsets.to_vector<int64_t>();
+  // The common offsets, sorted; only the overlapping columns can hold products.
+  std::vector<int64_t> common, ia, ib;
+  for (size_t i = 0; i < ka.size(); ++i) {
+    const auto it = std::find(kb.begin(), kb.end(), ka[i]);
+    if (it != kb.end()) common.push_back(ka[i]);
+  }
+  std::sort(common.begin(), common.end());
+  for (int64_t k : common) {
+    ia.push_back(std::find(ka.begin(), ka.end(), k) - ka.begin());
+    ib.push_back(std::find(kb.begin(), kb.end(), k) - kb.begin());
+  }
+  Device& device = a.data.device();
+  const int64_t w = std::min(a.data.shape()[1], b.data.shape()[1]);
+  const Array da = take(a.data.index({kumo::all(), slice(0, w)}), detail::int64_array(ia, device), 0);
+  const Array db = take(b.data.index({kumo::all(), slice(0, w)}), detail::int64_array(ib, device), 0);
+  return DiaMatrix{kumo::multiply(da, db), detail::int64_array(common, device).astype(a.offsets.dtype()), a.shape};
+}
+
+DiaMatrix multiply(const DiaMatrix& a, const Array& dense) {
+  const std::string call = "kumo::sparse::multiply(dia " + shape_str(a.shape) + ", dense)";
+  check_same_device({&a.data, &dense});
+  if (dense.ndim() > 2) throw ValueError(call + ": the dense operand must be at most 2-d");
+  const Array other = dense.ndim() == 2 ? dense : dense.reshape(Shape{1, dense.ndim() == 1 ? dense.size() : 1});
+  const int64_t orows = other.shape()[0], ocols = other.shape()[1];
+  if ((orows != 1 && orows != a.shape.rows) || (ocols != 1 && ocols != a.shape.cols))
+    throw ValueError(call + ": inconsistent shapes");
+  const int64_t nd = a.offsets.size(), width = std::min(a.data.shape()[1], a.shape.cols);
+  Device& device = a.data.device();
+  const Dtype dtype = promote_types(a.dtype(), other.dtype());
+  // data[d, j] meets other[j - k_d, j]; places outside the matrix get zero.
+  const Array full_other = broadcast_to(other, Shape{a.shape.rows, a.shape.cols});
+  const Array j = arange(Scalar(width), Dtype::kInt64, device).reshape(Shape{1, width});
+  const Array i = subtract(j, a.offsets.astype(Dtype::kInt64).reshape(Shape{nd, 1}));
+  const Array inside = logical_and(greater_equal(i, Scalar(0)), less(i, Scalar(a.shape.rows)));
+  const Array i_safe = clip(i, Scalar(0), Scalar(std::max<int64_t>(a.shape.rows - 1, 0)));
+  Array data = zeros(Shape{nd, width}, dtype, Order::kC, device);
+  if (nd > 0 && width > 0 && a.shape.rows > 0) {
+    const Array gathered = getitem(full_other, {Index(i_safe), Index(broadcast_to(j, Shape{nd, width}).copy())});
+    const Array product = kumo::multiply(a.data.index({kumo::all(), slice(0, width)}), gathered);
+    data = where(inside, product, zeros(Shape{1}, dtype, Order::kC, device)).astype(dtype);
+  }
+  return DiaMatrix{data, a.offsets, a.shape};
 }
 
 Array matmul(const DiaMatrix& a, const Array& x) {

@@ -111,6 +111,16 @@ BsrMatrix conj(const BsrMatrix& a);
 DiaMatrix multiply(const DiaMatrix& a, Scalar s);
 BsrMatrix multiply(const BsrMatrix& a, Scalar s);
 
+// DIA arithmetic that stays DIA, as SciPy's: a + b and a - b of one shape
+// (the same offsets add data; else the union of the offsets, sorted), the
+// elementwise product with another DIA matrix (the common offsets) or with
+// a dense array broadcast to a's shape (a's offsets). Result dtypes are
+// NumPy's promotion; ValueError for shapes that do not agree.
+DiaMatrix add(const DiaMatrix& a, const DiaMatrix& b);
+DiaMatrix subtract(const DiaMatrix& a, const DiaMatrix& b);
+DiaMatrix multiply(const DiaMatrix& a, const DiaMatrix& b);
+DiaMatrix multiply(const DiaMatrix& a, const Array& dense);
+
 Array diagonal(const DiaMatrix& a, int64_t k = 0);
 Array diagonal(const BsrMatrix& a, int64_t k = 0);
 

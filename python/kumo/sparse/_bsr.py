@@ -54,6 +54,12 @@ class _bsr_base(_compressed_base):
         dense = (coo_array if self._is_array else coo_matrix)(arg1)._m
         return _sp.tobsr(_sp.tocsr(dense), blocksize), False
 
+    def _elementwise(self, other, fn, fmt):
+        """Sparse +, - and multiply give BSR of this blocksize, as SciPy's bsr_binop:
+        the CSR result regrouped, blocks without a nonzero dropped, sorted."""
+        out = super()._elementwise(other, fn, "csr")
+        return self._sibling("bsr")._wrap(_sp.sort_indices(_sp.tobsr(out._m, self.blocksize)))
+
     @property
     def blocksize(self):
         return tuple(self._m.blocksize)

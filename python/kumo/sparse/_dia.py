@@ -3,7 +3,8 @@ import numbers
 
 import numpy
 
-from kumo.sparse._base import _CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _shape_arg, _sp, _spbase, sparray, spmatrix
+from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _is_scalar, _is_scipy_sparse, _shape_arg, _sp,
+                               _spbase, sparray, spmatrix)
 
 _FORMAT_OF[_sp.Dia] = "dia"
 _VALUE_OPS[_sp.Dia] = (lambda m: _sp.make_dia(m.data.copy(), m.offsets.copy(), m.shape),
@@ -30,6 +31,27 @@ class _dia_base(_spbase):
             raise ValueError("expected a shape argument")
         data, offsets = arg1
         return _sp.make_dia(_asarray(data), _asarray(offsets), shape), True
+
+    # ---- arithmetic that stays DIA, as SciPy's ----
+
+    def _add(self, other, sign):
+        if isinstance(other, _dia_base):
+            if self.shape != other.shape:
+                raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
+            return type(self)._wrap((_sp.add if sign > 0 else _sp.subtract)(self._m, other._m))
+        return super()._add(other, sign)
+
+    def multiply(self, other):
+        """Elementwise product: DIA with a DIA matrix of the same shape or with a
+        dense operand broadcast to this shape (as SciPy), else the base's rule."""
+        if isinstance(other, _dia_base) and other.shape == self.shape:
+            return type(self)._wrap(_sp.multiply(self._m, other._m))
+        if not (_is_scalar(other) or isinstance(other, _spbase) or _is_scipy_sparse(other)):
+            dense = _asarray(other)
+            # SciPy leaves degenerate shapes to the general rule.
+            if dense.ndim <= 2 and 0 not in self.shape and 1 not in self.shape and 0 not in dense.shape:
+                return type(self)._wrap(_sp.multiply(self._m, dense))
+        return super().multiply(other)
 
     @property
     def offsets(self):
