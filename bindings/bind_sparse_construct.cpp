@@ -53,17 +53,23 @@ void bind_sparse_construct(py::module_& m) {
       .def_property_readonly("indptr", [](const BsrMatrix& a) { return new_ndarray(Array(a.indptr)); })
       .def_property_readonly("shape", [](const BsrMatrix& a) { return py::make_tuple(a.shape.rows, a.shape.cols); })
       .def_property_readonly("dtype", [](const BsrMatrix& a) { return numpy_dtype(a.dtype()); })
-      .def_property_readonly("blocksize", [](const BsrMatrix& a) { return py::make_tuple(a.block_rows(), a.block_cols()); })
+      .def_property_readonly("blocksize",
+                             [](const BsrMatrix& a) { return py::make_tuple(a.block_rows(), a.block_cols()); })
       .def_property_readonly("nnz", &BsrMatrix::nnz);
 
-  m.def("make_dia", [](const Array& data, const Array& offsets, Pair shape) {
-    return sparse::make_dia(data, offsets, shape2(shape));
-  }, py::arg("data"), py::arg("offsets"), py::arg("shape"), Release());
-  m.def("make_bsr", [](const Array& data, const Array& indices, const Array& indptr, const OptPair& shape,
-                       const OptPair& blocksize) {
-    return sparse::make_bsr(data, indices, indptr, shape2(shape), blocksize);
-  }, py::arg("data"), py::arg("indices"), py::arg("indptr"), py::arg("shape") = py::none(),
-     py::arg("blocksize") = py::none(), Release());
+  m.def(
+      "make_dia",
+      [](const Array& data, const Array& offsets, Pair shape) {
+        return sparse::make_dia(data, offsets, shape2(shape));
+      },
+      py::arg("data"), py::arg("offsets"), py::arg("shape"), Release());
+  m.def(
+      "make_bsr",
+      [](const Array& data, const Array& indices, const Array& indptr, const OptPair& shape, const OptPair& blocksize) {
+        return sparse::make_bsr(data, indices, indptr, shape2(shape), blocksize);
+      },
+      py::arg("data"), py::arg("indices"), py::arg("indptr"), py::arg("shape") = py::none(),
+      py::arg("blocksize") = py::none(), Release());
   m.def("dia_empty", [](Pair shape, py::handle dtype) {
     return sparse::dia_empty(shape2(shape), to_dtype_required(dtype), current_device());
   });
@@ -114,12 +120,12 @@ void bind_sparse_construct(py::module_& m) {
   m.def("estimate_blocksize", &sparse::estimate_blocksize, py::arg("a"), py::arg("efficiency") = 0.7, Release());
 
   // ---- construction functions ----
-  m.def("diags", [](const std::vector<Array>& diagonals, const std::vector<int64_t>& offsets, Pair shape,
-                    py::handle dtype) {
-    const Dtype d = to_dtype_required(dtype);
-    py::gil_scoped_release release;
-    return sparse::diags(diagonals, offsets, shape2(shape), d);
-  });
+  m.def("diags",
+        [](const std::vector<Array>& diagonals, const std::vector<int64_t>& offsets, Pair shape, py::handle dtype) {
+          const Dtype d = to_dtype_required(dtype);
+          py::gil_scoped_release release;
+          return sparse::diags(diagonals, offsets, shape2(shape), d);
+        });
   m.def("eye", [](Pair shape, int64_t k, py::handle dtype) {
     const Dtype d = to_dtype_required(dtype);
     py::gil_scoped_release release;

@@ -1,6 +1,8 @@
 // The construction functions of sparse/construct.h. They rearrange index
 // and value arrays with kumo's array routines (which run on the arrays'
 // device) and leave sorting and summing to the formats' conversions.
+#include "sparse/construct.h"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -15,7 +17,6 @@
 #include "routines/elementwise.h"
 #include "routines/indexing.h"
 #include "routines/manipulation.h"
-#include "sparse/construct.h"
 #include "sparse/detail.h"
 
 namespace kumo {
@@ -142,20 +143,26 @@ CooMatrix bmat(const std::vector<std::vector<std::optional<CooMatrix>>>& blocks,
       int64_t& h = heights[static_cast<size_t>(i)];
       int64_t& w = widths[static_cast<size_t>(j)];
       const std::string at = "[" + std::to_string(i) + "," + std::to_string(j) + "]";
-      if (h == 0) h = b->shape.rows;
+      if (h == 0)
+        h = b->shape.rows;
       else if (h != b->shape.rows)
-        throw ValueError(call + ": blocks[" + std::to_string(i) + ",:] has incompatible row dimensions. Got blocks" + at +
-                         ".shape[0] == " + std::to_string(b->shape.rows) + ", expected " + std::to_string(h) + ".");
-      if (w == 0) w = b->shape.cols;
+        throw ValueError(call + ": blocks[" + std::to_string(i) + ",:] has incompatible row dimensions. Got blocks" +
+                         at + ".shape[0] == " + std::to_string(b->shape.rows) + ", expected " + std::to_string(h) +
+                         ".");
+      if (w == 0)
+        w = b->shape.cols;
       else if (w != b->shape.cols)
         throw ValueError(call + ": blocks[:," + std::to_string(j) + "] has incompatible column dimensions. Got blocks" +
-                         at + ".shape[1] == " + std::to_string(b->shape.cols) + ", expected " + std::to_string(w) + ".");
+                         at + ".shape[1] == " + std::to_string(b->shape.cols) + ", expected " + std::to_string(w) +
+                         ".");
     }
   Device& dev = device ? *device : current_device();
   const Dtype out_dtype = dtype ? *dtype : promote_all(dtypes, Dtype::kFloat64);
   std::vector<int64_t> row_at(static_cast<size_t>(nr + 1), 0), col_at(static_cast<size_t>(nc + 1), 0);
-  for (int64_t i = 0; i < nr; ++i) row_at[static_cast<size_t>(i + 1)] = row_at[static_cast<size_t>(i)] + heights[static_cast<size_t>(i)];
-  for (int64_t j = 0; j < nc; ++j) col_at[static_cast<size_t>(j + 1)] = col_at[static_cast<size_t>(j)] + widths[static_cast<size_t>(j)];
+  for (int64_t i = 0; i < nr; ++i)
+    row_at[static_cast<size_t>(i + 1)] = row_at[static_cast<size_t>(i)] + heights[static_cast<size_t>(i)];
+  for (int64_t j = 0; j < nc; ++j)
+    col_at[static_cast<size_t>(j + 1)] = col_at[static_cast<size_t>(j)] + widths[static_cast<size_t>(j)];
   const Shape2 s{row_at.back(), col_at.back()};
   const Dtype idx = index_dtype(std::max(s.rows, s.cols), wide ? Dtype::kInt64 : Dtype::kInt32);
   std::vector<Array> data, row, col;
@@ -285,8 +292,11 @@ CooMatrix coo_all_entries(const Array& dense) {
   const Dtype idx = index_dtype(std::max(m, n));
   Device& device = dense.device();
   const Array flat = arange(Scalar(m * n), Dtype::kInt64, device);
-  return CooMatrix{contiguous(dense).reshape(Shape{m * n}), floor_divide(flat, Scalar(std::max<int64_t>(n, 1))).astype(idx),
-                   remainder(flat, Scalar(std::max<int64_t>(n, 1))).astype(idx), {m, n}, true};
+  return CooMatrix{contiguous(dense).reshape(Shape{m * n}),
+                   floor_divide(flat, Scalar(std::max<int64_t>(n, 1))).astype(idx),
+                   remainder(flat, Scalar(std::max<int64_t>(n, 1))).astype(idx),
+                   {m, n},
+                   true};
 }
 
 // ---------------------------------------------------------------- triangles and find
@@ -372,20 +382,47 @@ Array random_values(int64_t n, Dtype dtype, std::mt19937_64& gen) {
   Array out = Array::empty(Shape{n}, dtype, host_device());
   void* p = out.data();
   switch (dtype) {
-    case Dtype::kBool: fill_values(static_cast<bool*>(p), n, gen); break;
-    case Dtype::kInt8: fill_small_int(static_cast<int8_t*>(p), n, gen); break;
-    case Dtype::kUInt8: fill_small_int(static_cast<uint8_t*>(p), n, gen); break;
-    case Dtype::kInt16: fill_values(static_cast<int16_t*>(p), n, gen); break;
-    case Dtype::kUInt16: fill_values(static_cast<uint16_t*>(p), n, gen); break;
-    case Dtype::kInt32: fill_values(static_cast<int32_t*>(p), n, gen); break;
-    case Dtype::kUInt32: fill_values(static_cast<uint32_t*>(p), n, gen); break;
-    case Dtype::kInt64: fill_values(static_cast<int64_t*>(p), n, gen); break;
-    case Dtype::kUInt64: fill_values(static_cast<uint64_t*>(p), n, gen); break;
-    case Dtype::kFloat32: fill_values(static_cast<float*>(p), n, gen); break;
-    case Dtype::kFloat64: fill_values(static_cast<double*>(p), n, gen); break;
-    case Dtype::kComplex64: fill_values(static_cast<std::complex<float>*>(p), n, gen); break;
-    case Dtype::kComplex128: fill_values(static_cast<std::complex<double>*>(p), n, gen); break;
-    default: throw TypeError(std::string("kumo::sparse::random: unsupported dtype ") + dtype_name(dtype));
+    case Dtype::kBool:
+      fill_values(static_cast<bool*>(p), n, gen);
+      break;
+    case Dtype::kInt8:
+      fill_small_int(static_cast<int8_t*>(p), n, gen);
+      break;
+    case Dtype::kUInt8:
+      fill_small_int(static_cast<uint8_t*>(p), n, gen);
+      break;
+    case Dtype::kInt16:
+      fill_values(static_cast<int16_t*>(p), n, gen);
+      break;
+    case Dtype::kUInt16:
+      fill_values(static_cast<uint16_t*>(p), n, gen);
+      break;
+    case Dtype::kInt32:
+      fill_values(static_cast<int32_t*>(p), n, gen);
+      break;
+    case Dtype::kUInt32:
+      fill_values(static_cast<uint32_t*>(p), n, gen);
+      break;
+    case Dtype::kInt64:
+      fill_values(static_cast<int64_t*>(p), n, gen);
+      break;
+    case Dtype::kUInt64:
+      fill_values(static_cast<uint64_t*>(p), n, gen);
+      break;
+    case Dtype::kFloat32:
+      fill_values(static_cast<float*>(p), n, gen);
+      break;
+    case Dtype::kFloat64:
+      fill_values(static_cast<double*>(p), n, gen);
+      break;
+    case Dtype::kComplex64:
+      fill_values(static_cast<std::complex<float>*>(p), n, gen);
+      break;
+    case Dtype::kComplex128:
+      fill_values(static_cast<std::complex<double>*>(p), n, gen);
+      break;
+    default:
+      throw TypeError(std::string("kumo::sparse::random: unsupported dtype ") + dtype_name(dtype));
   }
   return out;
 }

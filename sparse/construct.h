@@ -36,7 +36,8 @@ CsrMatrix kronsum(const CooMatrix& a, const CooMatrix& b);
 // bmat: blocks[i][j] (nullopt: zeros) placed in a grid whose rows and
 // columns of blocks must agree in height and width; the entries in block
 // order, of `dtype` (default: the blocks' promoted dtype).
-CooMatrix bmat(const std::vector<std::vector<std::optional<CooMatrix>>>& blocks, std::optional<Dtype> dtype = std::nullopt);
+CooMatrix bmat(const std::vector<std::vector<std::optional<CooMatrix>>>& blocks,
+               std::optional<Dtype> dtype = std::nullopt);
 // Stacking compressed matrices along their major axis (CSR rows, CSC
 // columns) keeps every array's order; along the minor axis each row is the
 // blocks' rows side by side.

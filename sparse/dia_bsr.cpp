@@ -3,6 +3,8 @@
 // rearrangements that are plain array work (DIA transpose, BSR -> COO,
 // block permutations) use kumo's array routines, which run on the arrays'
 // device.
+#include "sparse/dia_bsr.h"
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -14,7 +16,6 @@
 #include "routines/manipulation.h"
 #include "routines/reduction.h"
 #include "sparse/detail.h"
-#include "sparse/dia_bsr.h"
 
 namespace kumo {
 namespace sparse {
@@ -80,8 +81,7 @@ Array dense_operand(const Array& data, const Array& x, Shape2 shape, Dtype* dtyp
   if (x.ndim() != 1 && x.ndim() != 2)
     throw ValueError(std::string(call) + ": expected a 1-d or 2-d dense operand, got shape " + dims());
   if (x.shape()[0] != shape.cols)
-    throw ValueError(std::string(call) + ": dimension mismatch: matrix " + shape_str(shape) + " and operand " +
-                     dims());
+    throw ValueError(std::string(call) + ": dimension mismatch: matrix " + shape_str(shape) + " and operand " + dims());
   *dtype = promote_types(data.dtype(), x.dtype());
   check_value_dtype(*dtype, call);
   return contiguous_as(x, *dtype).reshape(Shape{shape.cols, x.ndim() == 1 ? 1 : x.shape()[1]});
@@ -100,7 +100,8 @@ Array conj_data(const Array& data) { return is_complex(data.dtype()) ? conjugate
 int64_t DiaMatrix::nnz() const {
   const int64_t width = std::min(data.ndim() == 2 ? data.shape()[1] : int64_t{0}, shape.cols);
   int64_t n = 0;
-  for (int64_t k : offsets.to_vector<int64_t>()) n += std::max<int64_t>(std::min(shape.rows + k, width) - std::max<int64_t>(k, 0), 0);
+  for (int64_t k : offsets.to_vector<int64_t>())
+    n += std::max<int64_t>(std::min(shape.rows + k, width) - std::max<int64_t>(k, 0), 0);
   return n;
 }
 
@@ -120,7 +121,8 @@ DiaMatrix make_dia(const Array& data_in, const Array& offsets_in, Shape2 shape) 
                      ") does not match the number of offsets (" + std::to_string(offsets.size()) + ")");
   std::vector<int64_t> k = offsets.to_vector<int64_t>();
   std::sort(k.begin(), k.end());
-  if (std::adjacent_find(k.begin(), k.end()) != k.end()) throw ValueError(call + ": offset array contains duplicate values");
+  if (std::adjacent_find(k.begin(), k.end()) != k.end())
+    throw ValueError(call + ": offset array contains duplicate values");
   const Dtype idx = index_dtype(std::max(shape.rows, shape.cols));
   return DiaMatrix{contiguous(data), contiguous_as(offsets, idx), shape};
 }
@@ -136,8 +138,9 @@ CsrMatrix tocsr(const DiaMatrix& a) {
   const char* call = "kumo::sparse::tocsr(dia)";
   const Shape2 s = a.shape;
   const int64_t most = std::max({a.nnz(), s.rows, s.cols});
-  Compressed c = backend_of(a.data, call).dia_to_csr(contiguous(a.data), contiguous_as(a.offsets, Dtype::kInt64),
-                                                      s.rows, s.cols, index_dtype(most));
+  Compressed c =
+      backend_of(a.data, call)
+          .dia_to_csr(contiguous(a.data), contiguous_as(a.offsets, Dtype::kInt64), s.rows, s.cols, index_dtype(most));
   // The index dtype SciPy ends with: that of the entries kept (zeros dropped).
   const Dtype idx = index_dtype(std::max({c.data.size(), s.rows, s.cols}));
   return CsrMatrix{c.data, contiguous_as(c.indices, idx), contiguous_as(c.indptr, idx), s};
@@ -151,14 +154,16 @@ DiaMatrix todia(const CooMatrix& a_in) {
   const CooMatrix a = sum_duplicates(a_in);
   Device& device = a.data.device();
   const Dtype idx = index_dtype(std::max(a.shape.rows, a.shape.cols));
-  if (a.nnz() == 0) return DiaMatrix{Array::empty(Shape{0, 0}, a.dtype(), device), Array::empty(Shape{0}, idx, device), a.shape};
+  if (a.nnz() == 0)
+    return DiaMatrix{Array::empty(Shape{0, 0}, a.dtype(), device), Array::empty(Shape{0}, idx, device), a.shape};
   // Diagonal col - row, shifted by rows - 1 to index the rows + cols - 1 possible ones.
   const Array row = a.row.astype(Dtype::kInt64), col = a.col.astype(Dtype::kInt64);
   const Array slot = add(subtract(col, row), Scalar(a.shape.rows - 1));
   const Array present = zeros(Shape{a.shape.rows + a.shape.cols - 1}, Dtype::kBool, Order::kC, device);
   setitem(present, {Index(slot)}, Scalar(true));
   const Array offsets = subtract(flatnonzero(present), Scalar(a.shape.rows - 1));
-  const Array which = take(subtract(cumsum(present, std::nullopt, ReduceOptions().dtype(Dtype::kInt64)), Scalar(int64_t{1})), slot);
+  const Array which =
+      take(subtract(cumsum(present, std::nullopt, ReduceOptions().dtype(Dtype::kInt64)), Scalar(int64_t{1})), slot);
   const int64_t width = max(col).item<int64_t>() + 1;
   const Array data = zeros(Shape{offsets.size(), width}, a.dtype(), Order::kC, device);
   setitem(data, {Index(which), Index(col)}, a.data);
@@ -236,7 +241,8 @@ DiaMatrix dia_sum(const DiaMatrix& a, const DiaMatrix& b, bool minus) {
   // SciPy's width: the operands' when they agree and one holds every
   // offset, else the last column the highest diagonal reaches.
   const bool one_holds_all = merged.size() == ka.size() || merged.size() == kb.size();
-  const int64_t width = wa == wb && one_holds_all ? wa : std::max<int64_t>(0, std::min(a.shape.rows + merged.back(), a.shape.cols));
+  const int64_t width =
+      wa == wb && one_holds_all ? wa : std::max<int64_t>(0, std::min(a.shape.rows + merged.back(), a.shape.cols));
   Device& device = a.data.device();
   const Dtype dtype = promote_types(a.dtype(), b.dtype());
   const Array data = zeros(Shape{static_cast<int64_t>(merged.size()), width}, dtype, Order::kC, device);
@@ -309,8 +315,9 @@ Array matmul(const DiaMatrix& a, const Array& x) {
   const char* call = "kumo::sparse::matmul(dia, x)";
   Dtype dtype;
   const Array x2 = dense_operand(a.data, x, a.shape, &dtype, call);
-  Array y = backend_of(a.data, call).dia_spmm(contiguous_as(a.data, dtype), contiguous_as(a.offsets, Dtype::kInt64),
-                                              a.shape.rows, a.shape.cols, x2);
+  Array y = backend_of(a.data, call)
+                .dia_spmm(contiguous_as(a.data, dtype), contiguous_as(a.offsets, Dtype::kInt64), a.shape.rows,
+                          a.shape.cols, x2);
   return x.ndim() == 1 ? y.reshape(Shape{a.shape.rows}) : y;
 }
 
@@ -322,11 +329,12 @@ int64_t BsrMatrix::nnz() const { return data.shape()[0] * block_rows() * block_c
 
 BsrMatrix make_bsr(const Array& data_in, const Array& indices, const Array& indptr, std::optional<Shape2> shape,
                    std::optional<Blocksize> blocksize) {
-  const std::string call = "kumo::sparse::make_bsr(data, indices, indptr" +
-                           (shape ? ", shape=" + shape_str(*shape) : std::string()) + ")";
+  const std::string call =
+      "kumo::sparse::make_bsr(data, indices, indptr" + (shape ? ", shape=" + shape_str(*shape) : std::string()) + ")";
   check_same_device({&data_in, &indices, &indptr});
   check_value_dtype(data_in.dtype(), call.c_str());
-  if (data_in.ndim() != 3) throw ValueError(call + ": BSR data must be 3-dimensional, got " + std::to_string(data_in.ndim()) + "-d");
+  if (data_in.ndim() != 3)
+    throw ValueError(call + ": BSR data must be 3-dimensional, got " + std::to_string(data_in.ndim()) + "-d");
   const int64_t r = data_in.shape()[1], c = data_in.shape()[2];
   if (blocksize && *blocksize != Blocksize{r, c})
     throw ValueError(call + ": mismatching blocksize=" + blocksize_str(*blocksize) + " vs " + blocksize_str({r, c}));
@@ -392,7 +400,8 @@ CooMatrix tocoo(const BsrMatrix& a) {
                         arange(Scalar(r), idx, device).reshape(Shape{1, r, 1}));
   const Array col = add(multiply(a.indices.astype(idx), Scalar(c)).reshape(Shape{blocks, 1, 1}),
                         arange(Scalar(c), idx, device).reshape(Shape{1, 1, c}));
-  return CooMatrix{contiguous(a.data).reshape(Shape{blocks * r * c}), broadcast_to(row, full).copy(Order::kC).reshape(Shape{-1}),
+  return CooMatrix{contiguous(a.data).reshape(Shape{blocks * r * c}),
+                   broadcast_to(row, full).copy(Order::kC).reshape(Shape{-1}),
                    broadcast_to(col, full).copy(Order::kC).reshape(Shape{-1}), a.shape, false};
 }
 
@@ -492,7 +501,9 @@ BsrMatrix sort_indices(const BsrMatrix& a) {
   return BsrMatrix{take(a.data, s.data, 0), s.indices, s.indptr, a.shape};
 }
 
-BsrMatrix astype(const BsrMatrix& a, Dtype dtype) { return BsrMatrix{cast_data(a.data, dtype), a.indices, a.indptr, a.shape}; }
+BsrMatrix astype(const BsrMatrix& a, Dtype dtype) {
+  return BsrMatrix{cast_data(a.data, dtype), a.indices, a.indptr, a.shape};
+}
 BsrMatrix conj(const BsrMatrix& a) { return BsrMatrix{conj_data(a.data), a.indices, a.indptr, a.shape}; }
 BsrMatrix multiply(const BsrMatrix& a, Scalar s) {
   return BsrMatrix{kumo::multiply(a.data, s), a.indices, a.indptr, a.shape};

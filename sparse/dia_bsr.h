@@ -130,3 +130,6 @@ Array matmul(const BsrMatrix& a, const Array& x);
 
 }  // namespace sparse
 }  // namespace kumo
+
+// The construction functions, which use both the types above and sparse.h's.
+#include "sparse/construct.h"  // NOLINT: after the types it uses

@@ -173,5 +173,5 @@ CsrMatrix multiply(const CsrMatrix& a, const CsrMatrix& b);
 }  // namespace sparse
 }  // namespace kumo
 
-// The DIA and BSR formats and the construction functions.
-#include "sparse/construct.h"  // NOLINT: after the types above, which it uses
+// The DIA and BSR formats, then the construction functions (sparse/construct.h).
+#include "sparse/dia_bsr.h"  // NOLINT: after the types above, which it uses

@@ -248,9 +248,8 @@ Compressed csr_to_bsr_typed(const Compressed& a, int64_t R, int64_t C) {
 
 template <class F>
 decltype(auto) typed(const Compressed& a, F&& f) {
-  return visit_value(a.data.dtype(), [&](auto tv) {
-    return visit_index(a.indices.dtype(), [&](auto ti) { return f(tv, ti); });
-  });
+  return visit_value(a.data.dtype(),
+                     [&](auto tv) { return visit_index(a.indices.dtype(), [&](auto ti) { return f(tv, ti); }); });
 }
 
 }  // namespace
@@ -265,9 +264,8 @@ Compressed dia_to_csr(const Array& data, const Array& offsets, int64_t rows, int
 }
 
 Array dia_spmm(const Array& data, const Array& offsets, int64_t rows, int64_t cols, const Array& x) {
-  return visit_value(data.dtype(), [&](auto tv) {
-    return dia_spmm_typed<typename decltype(tv)::type>(data, offsets, rows, cols, x);
-  });
+  return visit_value(
+      data.dtype(), [&](auto tv) { return dia_spmm_typed<typename decltype(tv)::type>(data, offsets, rows, cols, x); });
 }
 
 Array bsr_spmm(const Compressed& blocks, const Array& x) {

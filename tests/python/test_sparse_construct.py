@@ -430,3 +430,19 @@ def test_no_blocks_errors(call):
         call(sps)
     with pytest.raises(s_err.type):
         call(ks)
+
+
+def test_bmat_noncanonical_blocks_keep_entries():
+    data = numpy.array([1.0, 2.0, 0.0])
+    row, col = numpy.array([1, 1, 0], numpy.int32), numpy.array([0, 0, 1], numpy.int32)
+    k = ks.coo_matrix((data, (row, col)), shape=(2, 2))
+    s = sps.coo_matrix((data, (row, col)), shape=(2, 2))
+    check_same(ks.bmat([[k, None], [None, k]]), sps.bmat([[s, None], [None, s]]))
+    check_same(ks.block_diag([k, k]), sps.block_diag([s, s]))
+
+
+def test_block_diag_int64_indices():
+    data, row, col = numpy.array([1.0]), numpy.array([0], dtype=numpy.int64), numpy.array([1], dtype=numpy.int64)
+    k = ks.coo_array((data, (row, col)), shape=(2, 2))
+    s = sps.coo_array((data, (row, col)), shape=(2, 2))
+    check_same(ks.block_diag([k, numpy.ones((1, 1))]), sps.block_diag([s, numpy.ones((1, 1))]))

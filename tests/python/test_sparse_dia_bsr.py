@@ -439,3 +439,18 @@ def test_bsr_with_sparse_stays_bsr(other_fmt, op):
     kb, sb = getattr(ks, f"{other_fmt}_array")(b), getattr(sps, f"{other_fmt}_array")(b)
     fn = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x.multiply(y)}[op]
     check_bsr(fn(ka, kb), fn(sa, sb))
+
+
+@pytest.mark.parametrize("fmt", ["dia", "bsr"])
+def test_getnnz_in_all_only(fmt):
+    d = values((4, 4), numpy.float64, seed=19)
+    k, s = getattr(ks, f"{fmt}_matrix")(d, **({"blocksize": (2, 2)} if fmt == "bsr" else {})), \
+        getattr(sps, f"{fmt}_matrix")(d, **({"blocksize": (2, 2)} if fmt == "bsr" else {}))
+    assert k.getnnz() == s.getnnz()
+    with pytest.raises(NotImplementedError):
+        s.getnnz(axis=0)
+    with pytest.raises(NotImplementedError):
+        k.getnnz(axis=0)
+    dia = ks.dia_array(d)
+    assert not hasattr(dia, "sum_duplicates") and not hasattr(sps.dia_array(d), "sum_duplicates")
+    assert not hasattr(dia, "eliminate_zeros")

@@ -5,6 +5,7 @@ import numpy
 
 from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _convert, _from_scipy, _is_scipy_sparse,
                                _shape_arg, _sp, _spbase, sparray, spmatrix)
+from kumo.sparse._dia import whole_getnnz
 from kumo.sparse._formats import _compressed_base, coo_array, coo_matrix
 
 _FORMAT_OF[_sp.Bsr] = "bsr"
@@ -109,6 +110,7 @@ class bsr_array(sparray, _bsr_base):
 
 class bsr_matrix(spmatrix, _bsr_base):
     __doc__ = _doc("matrix")
+    getnnz = whole_getnnz("BSR")
 
 
 _CLASSES.update({("bsr", True): bsr_array, ("bsr", False): bsr_matrix})

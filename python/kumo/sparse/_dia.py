@@ -3,8 +3,8 @@ import numbers
 
 import numpy
 
-from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _is_scalar, _is_scipy_sparse, _shape_arg, _sp,
-                               _spbase, sparray, spmatrix)
+from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _is_scalar, _is_scipy_sparse, _shape_arg,
+                               _sp, _spbase, sparray, spmatrix)
 
 _FORMAT_OF[_sp.Dia] = "dia"
 _VALUE_OPS[_sp.Dia] = (lambda m: _sp.make_dia(m.data.copy(), m.offsets.copy(), m.shape),
@@ -77,6 +77,16 @@ class _dia_base(_spbase):
         return int(count_nonzero(_sp.tocsr(self._m).data))
 
 
+def whole_getnnz(name):
+    """spmatrix.getnnz for a format that counts only in all (SciPy's DIA and BSR)."""
+    def getnnz(self, axis=None):
+        """Stored entries in all; per row or column is not defined for this format (as SciPy)."""
+        if axis is not None:
+            raise NotImplementedError(f"getnnz over an axis is not implemented for {name} format")
+        return self.nnz
+    return getnnz
+
+
 def _doc(kind):
     star = "the elementwise product" if kind == "array" else "the matrix product"
     return (f"Sparse {kind} with DIAgonal storage (scipy.sparse.dia_{kind}); C++: kumo::sparse::DiaMatrix.\n\n"
@@ -91,6 +101,7 @@ class dia_array(sparray, _dia_base):
 
 class dia_matrix(spmatrix, _dia_base):
     __doc__ = _doc("matrix")
+    getnnz = whole_getnnz("DIA")
 
 
 _CLASSES.update({("dia", True): dia_array, ("dia", False): dia_matrix})
