@@ -130,6 +130,10 @@ void bind_sparse(py::module_& parent) {
   m.def("subtract", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::subtract), Release());
   m.def("multiply", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::multiply), Release());
   bind_sparse_construct(m);
+  struct DiaTag { using type = sparse::DiaMatrix; };
+  struct BsrTag { using type = sparse::BsrMatrix; };
+  per_format(DiaTag{});
+  per_format(BsrTag{});
 }
 
 }  // namespace py_bind

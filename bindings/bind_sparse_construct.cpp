@@ -1,6 +1,8 @@
 // kumo._core.sparse, continued: the DIA and BSR matrices (Dia, Bsr) of
 // sparse/dia_bsr.h with their conversions, and the construction functions
-// of sparse/construct.h. Functions that run kernels release the GIL.
+// of sparse/construct.h (astype, diagonal, matmul and scalar products are
+// bound per format in bind_sparse.cpp). Functions that run kernels release
+// the GIL.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -97,15 +99,6 @@ void bind_sparse_construct(py::module_& m) {
     m.def("toarray", py::overload_cast<const M&>(&sparse::toarray), Release());
     m.def("transpose", py::overload_cast<const M&>(&sparse::transpose), Release());
     m.def("conj", py::overload_cast<const M&>(&sparse::conj), Release());
-    m.def("astype", [](const M& a, py::handle dtype) { return sparse::astype(a, to_dtype_required(dtype)); });
-    m.def("diagonal", py::overload_cast<const M&, int64_t>(&sparse::diagonal), py::arg("a"), py::arg("k") = 0,
-          Release());
-    m.def("matmul", py::overload_cast<const M&, const Array&>(&sparse::matmul), Release());
-    m.def("multiply_scalar", [](const M& a, py::handle s) {
-      const Scalar scalar(to_scalar_value(s));
-      py::gil_scoped_release release;
-      return sparse::multiply(a, scalar);
-    });
   };
   own(Tag<DiaMatrix>{});
   own(Tag<BsrMatrix>{});
