@@ -6,6 +6,7 @@
 #include "sparse/dia_bsr.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -438,8 +439,10 @@ BsrMatrix tobsr(const CsrMatrix& a, std::optional<Blocksize> blocksize) {
     throw ValueError("kumo::sparse::tobsr(csr " + shape_str(a.shape) + "): invalid blocksize " + blocksize_str(bs));
   SparseBackend& be = backend_of(a.data, "kumo::sparse::tobsr");
   const Compressed form = major_form(a);
-  const int64_t blocks = be.count_blocks(form, r, c);
-  const Dtype idx = index_dtype(std::max(a.shape.cols / c, blocks), a.indices.dtype());
+  // SciPy sizes the index dtype by the block count; nnz bounds it, so the
+  // blocks need counting (an extra pass) only when nnz passes int32.
+  const int64_t most = a.nnz() <= std::numeric_limits<int32_t>::max() ? a.nnz() : be.count_blocks(form, r, c);
+  const Dtype idx = index_dtype(std::max(a.shape.cols / c, most), a.indices.dtype());
   Compressed typed{contiguous(a.data), contiguous_as(a.indices, idx), contiguous_as(a.indptr, idx), form.n_major,
                    form.n_minor};
   return as_bsr(be.csr_to_bsr(typed, r, c), r, c);

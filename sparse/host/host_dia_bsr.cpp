@@ -101,6 +101,10 @@ Array dia_spmm_typed(const Array& data_arr, const Array& offsets_arr, int64_t ro
       // Rows i with 0 <= i + k < width.
       const int64_t lo = std::max(r0, -k), hi = std::min(r1, width - k);
       const V* dd = data + d * len;
+      if (p == 1) {  // SpMV: a straight, vectorisable pass along the diagonal
+        for (int64_t i = lo; i < hi; ++i) yv[i] = add(yv[i], mul(dd[i + k], xv[i + k]));
+        continue;
+      }
       for (int64_t i = lo; i < hi; ++i) {
         const V a = dd[i + k];
         const V* xr = xv + (i + k) * p;
