@@ -454,3 +454,28 @@ def test_getnnz_in_all_only(fmt):
     dia = ks.dia_array(d)
     assert not hasattr(dia, "sum_duplicates") and not hasattr(sps.dia_array(d), "sum_duplicates")
     assert not hasattr(dia, "eliminate_zeros")
+
+
+def test_bsr_from_noncanonical_csr_sums_duplicates():
+    data, indices, indptr = numpy.array([1.0, 2.0, 3.0, 4.0]), numpy.array([3, 1, 3, 0]), numpy.array([0, 3, 4])
+    k = ks.csr_array((data, indices, indptr), shape=(2, 4)).tobsr((2, 2))
+    s = sps.csr_array((data, indices, indptr), shape=(2, 4)).tobsr((2, 2))
+    check_bsr(k, s)
+
+
+def test_dia_unsorted_offsets_from_scipy():
+    s = sps.dia_array((numpy.arange(12.0).reshape(3, 4), [2, -1, 0]), shape=(4, 4))
+    k = ks.dia_array(s)
+    check_dia(k, s)
+    check_other(k.tocsr(), s.tocsr())
+    numpy.testing.assert_array_equal(np_(k @ numpy.arange(4.0)), s @ numpy.arange(4.0))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.complex128, numpy.int16])
+def test_bsr_dia_scalar_products_keep_format(dtype):
+    d = values((4, 6), dtype, seed=20)
+    for fmt in ("dia", "bsr"):
+        k, s = getattr(ks, f"{fmt}_array")(d), getattr(sps, f"{fmt}_array")(d)
+        for got, want in ((k * 3, s * 3), (-k, -s), (k / 2, s / 2)):
+            assert got.format == want.format and got.dtype == want.dtype
+            numpy.testing.assert_allclose(np_(got.toarray()), want.toarray())
