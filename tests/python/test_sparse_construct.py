@@ -446,3 +446,8 @@ def test_block_diag_int64_indices():
     k = ks.coo_array((data, (row, col)), shape=(2, 2))
     s = sps.coo_array((data, (row, col)), shape=(2, 2))
     check_same(ks.block_diag([k, numpy.ones((1, 1))]), sps.block_diag([s, numpy.ones((1, 1))]))
+
+
+def test_random_array_other_ranks_are_value_error():
+    with pytest.raises(ValueError, match="2-d"):
+        ks.random_array((3, 4, 5), density=0.1)

@@ -122,3 +122,11 @@ def test_save_scipy_object_directly(tmp_path):
     path = tmp_path / "s.npz"
     ks.save_npz(str(path), s)
     same_stored(ks.load_npz(str(path)), s)
+
+
+def test_one_dimensional_coo_is_value_error(tmp_path):
+    path = tmp_path / "v.npz"
+    sps.save_npz(str(path), sps.coo_array(numpy.array([0.0, 1.0, 2.0])))
+    assert sps.load_npz(str(path)).ndim == 1
+    with pytest.raises(ValueError, match="2-d"):
+        ks.load_npz(str(path))

@@ -274,6 +274,8 @@ def _seed(rng):
 
 def _random(shape, density, format, dtype, rng, sampler, is_array):
     dtype = numpy.dtype(numpy.float64 if dtype is None else dtype)
+    if len(shape) != 2:
+        raise ValueError(f"kumo.sparse supports 2-d matrices only, got shape {tuple(shape)}")
     rows, cols = (operator.index(s) for s in shape)
     m = _sp.random((rows, cols), float(density), dtype, _seed(rng))
     if sampler is not None:

@@ -56,6 +56,8 @@ def load_npz(file):
         if cls is None:
             raise ValueError(f'Unknown format "{fmt}_{"array" if is_array else "matrix"}"')
         shape = tuple(int(s) for s in asnumpy(loaded["shape"]))
+        if len(shape) != 2:
+            raise ValueError(f"kumo.sparse supports 2-d matrices only; {file} holds a {len(shape)}-d {fmt} array")
         if fmt in ("csc", "csr", "bsr"):
             return cls((loaded["data"], loaded["indices"], loaded["indptr"]), shape=shape)
         if fmt == "dia":
