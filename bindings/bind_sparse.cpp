@@ -21,6 +21,9 @@ namespace py_bind {
 
 namespace py = pybind11;
 
+// bind_sparse_construct.cpp: the DIA and BSR formats and the construction functions.
+void bind_sparse_construct(py::module_& m);
+
 namespace {
 
 using sparse::CooMatrix;
@@ -179,13 +182,13 @@ void bind_sparse(py::module_& parent) {
   reductions(CooTag{});
   reductions(CsrTag{});
   reductions(CscTag{});
-  m.def("add", &sparse::add, Release());
+  m.def("add", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::add), Release());
   m.def("maximum", &sparse::maximum, Release());
   m.def("minimum", &sparse::minimum, Release());
   m.def("not_equal", &sparse::not_equal, Release());
   m.def("less", &sparse::less, Release());
   m.def("greater", &sparse::greater, Release());
-  m.def("subtract", &sparse::subtract, Release());
+  m.def("subtract", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::subtract), Release());
   m.def("multiply", py::overload_cast<const CsrMatrix&, const CsrMatrix&>(&sparse::multiply), Release());
   // Tests run host arrays through the portable backend, the CUDA backend's
   // code, with this switch (sparse/portable_sparse.h).
@@ -193,6 +196,11 @@ void bind_sparse(py::module_& parent) {
   m.def("_portable_backend", &sparse::portable_sparse_on_host);
   m.def("_host_backend_name",
         [] { return sparse::sparse_backend(get_device(DeviceType::kCPU, 0), "kumo.sparse").name(); });
+  bind_sparse_construct(m);
+  struct DiaTag { using type = sparse::DiaMatrix; };
+  struct BsrTag { using type = sparse::BsrMatrix; };
+  per_format(DiaTag{});
+  per_format(BsrTag{});
 }
 
 }  // namespace py_bind

@@ -3,6 +3,7 @@
 // and bringing arrays to the layout the backend expects.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "sparse/sparse.h"
 #include "sparse/sparse_backend.h"
@@ -30,6 +31,9 @@ Array contiguous_as(const Array& a, Dtype dtype);
 inline SparseBackend& backend_of(const Array& a, const char* call) { return sparse_backend(a.device(), call); }
 
 std::string shape_str(Shape2 s);
+
+// A 1-d int64 array of `values` on `device`.
+Array int64_array(const std::vector<int64_t>& values, Device& device);
 
 }  // namespace detail
 }  // namespace sparse

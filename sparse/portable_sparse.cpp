@@ -404,6 +404,113 @@ Array PortableSparseBackend::reduce_major(const Compressed& a, RowReduce op, boo
   return host_sparse_backend().reduce_major(on(a, host), op, explicit_only).to_device(device);
 }
 
+Compressed PortableSparseBackend::dia_to_csr(const Array& data, const Array& offsets, int64_t rows, int64_t cols,
+                                             Dtype index_dtype) {
+  Device& device = data.device();
+  const int64_t diagonals = data.shape()[0], length = data.shape()[1];
+  // data[d, j] is entry (j - offsets[d], j) where that lies in the matrix.
+  const Array column = kumo::broadcast_to(
+      kumo::arange(Scalar(0), Scalar(length), Scalar(1), Dtype::kInt64, device).reshape(Shape{1, length}),
+      Shape{diagonals, length});
+  const Array row = kumo::subtract(column, offsets.reshape(Shape{diagonals, 1}));
+  const Array inside = kumo::logical_and(
+      kumo::logical_and(kumo::greater_equal(row, Scalar(0)), kumo::less(row, Scalar(rows))),
+      kumo::logical_and(kumo::less(column, Scalar(cols)), kumo::not_equal(data, Scalar(0))));
+  return compress(kumo::compress(inside.ravel(), row.ravel()), kumo::compress(inside.ravel(), column.ravel()),
+                  kumo::compress(inside.ravel(), data.ravel()), rows, cols, true, index_dtype);
+}
+
+Array PortableSparseBackend::dia_spmm(const Array& data, const Array& offsets, int64_t rows, int64_t cols,
+                                      const Array& x) {
+  const int64_t most = std::max({rows, cols, data.size()});
+  return spmm(dia_to_csr(data, offsets, rows, cols, most > kInt32Max ? Dtype::kInt64 : Dtype::kInt32), x, false);
+}
+
+Array PortableSparseBackend::bsr_spmm(const Compressed& blocks, const Array& x) {
+  return spmm(bsr_to_csr(blocks), x, false);
+}
+
+Compressed PortableSparseBackend::bsr_to_csr(const Compressed& blocks) {
+  Device& device = blocks.data.device();
+  const int64_t nblocks = blocks.indices.size(), r = blocks.data.shape()[1], c = blocks.data.shape()[2];
+  const Dtype index_dtype = blocks.indices.dtype();
+  const int64_t rows = blocks.n_major * r, cols = blocks.n_minor * c;
+  if (nblocks == 0) return empty_compressed(blocks.data.dtype(), index_dtype, rows, cols, device);
+  // Entry (k, i, j) of the blocks is at row block_row[k] * r + i, column
+  // indices[k] * c + j; a stable sort by row keeps block storage order in a row.
+  const Array block_row = expand_major(blocks.indptr, nblocks).astype(Dtype::kInt64).reshape(Shape{nblocks, 1, 1});
+  const Array block_col = blocks.indices.astype(Dtype::kInt64).reshape(Shape{nblocks, 1, 1});
+  const Array i = kumo::arange(Scalar(0), Scalar(r), Scalar(1), Dtype::kInt64, device).reshape(Shape{1, r, 1});
+  const Array j = kumo::arange(Scalar(0), Scalar(c), Scalar(1), Dtype::kInt64, device).reshape(Shape{1, 1, c});
+  const Shape full{nblocks, r, c};
+  const Array row = kumo::broadcast_to(kumo::add(kumo::multiply(block_row, Scalar(r)), i), full).ravel();
+  const Array col = kumo::broadcast_to(kumo::add(kumo::multiply(block_col, Scalar(c)), j), full).ravel();
+  const Array order = kumo::argsort(row, -1, std::string("stable"));
+  return make(kumo::take(blocks.data.ravel(), order), kumo::take(col, order).astype(index_dtype),
+              indptr_of(row, rows, index_dtype, device), rows, cols);
+}
+
+namespace {
+
+// The block key (row / r) * block columns + column / c of every stored entry.
+Array block_keys(PortableSparseBackend& be, const Compressed& a, int64_t r, int64_t c) {
+  const int64_t block_cols = (a.n_minor + c - 1) / c;
+  const Array row = be.expand_major(a.indptr, a.indices.size()).astype(Dtype::kInt64);
+  return kumo::add(kumo::multiply(kumo::floor_divide(row, Scalar(r)), Scalar(block_cols)),
+                   kumo::floor_divide(a.indices.astype(Dtype::kInt64), Scalar(c)));
+}
+
+}  // namespace
+
+int64_t PortableSparseBackend::count_blocks(const Compressed& a, int64_t r, int64_t c) {
+  if (a.indices.size() == 0) return 0;
+  const Array keys = kumo::sort(block_keys(*this, a, r, c));
+  const int64_t n = keys.size();
+  return 1 + kumo::count_nonzero(kumo::not_equal(part(keys, 1, n), part(keys, 0, n - 1))).item<int64_t>();
+}
+
+Compressed PortableSparseBackend::csr_to_bsr(const Compressed& a, int64_t r, int64_t c) {
+  Device& device = a.data.device();
+  const int64_t nnz = a.indices.size(), block_rows = a.n_major / r, block_cols = a.n_minor / c;
+  const Dtype index_dtype = a.indices.dtype();
+  if (nnz == 0) {
+    return make(kumo::zeros(Shape{0, r, c}, a.data.dtype(), Order::kC, device),
+                kumo::zeros(Shape{0}, index_dtype, Order::kC, device),
+                kumo::zeros(Shape{block_rows + 1}, index_dtype, Order::kC, device), block_rows, block_cols);
+  }
+  // Group the entries by block (a stable sort keeps storage order inside a
+  // group, so a group's first entry is the block's first occurrence), then
+  // order the blocks by block row and, within one, by first occurrence.
+  const Array keys = block_keys(*this, a, r, c);
+  const Array by_key = kumo::argsort(keys, -1, std::string("stable"));
+  const Array sorted_keys = kumo::take(keys, by_key);
+  const Array starts = key_starts(sorted_keys, sorted_keys);
+  const Array group = kumo::subtract(kumo::cumsum(starts.astype(Dtype::kInt64)), Scalar(1));
+  const Array first_entry = kumo::compress(starts, by_key);
+  const Array group_key = kumo::compress(starts, sorted_keys);
+  const Array group_row = kumo::floor_divide(group_key, Scalar(block_cols));
+  const Array by_first = kumo::argsort(first_entry, -1, std::string("stable"));
+  const Array block_order = kumo::take(by_first, kumo::argsort(kumo::take(group_row, by_first), -1, std::string("stable")));
+  const int64_t nblocks = block_order.size();
+  // rank[g]: the place of group g among the blocks.
+  const Array rank = kumo::zeros(Shape{nblocks}, Dtype::kInt64, Order::kC, device);
+  kumo::put(rank, block_order, kumo::arange(Scalar(0), Scalar(nblocks), Scalar(1), Dtype::kInt64, device));
+  // Entry k lands at (rank of its group, row % r, column % c).
+  const Array row = kumo::take(expand_major(a.indptr, nnz).astype(Dtype::kInt64), by_key);
+  const Array col = kumo::take(a.indices.astype(Dtype::kInt64), by_key);
+  const Array flat = kumo::add(kumo::multiply(kumo::take(rank, group), Scalar(r * c)),
+                               kumo::add(kumo::multiply(kumo::remainder(row, Scalar(r)), Scalar(c)),
+                                         kumo::remainder(col, Scalar(c))));
+  const bool boolean = a.data.dtype() == Dtype::kBool;
+  Array blocks = kumo::zeros(Shape{nblocks * r * c}, boolean ? Dtype::kInt64 : a.data.dtype(), Order::kC, device);
+  const Array values = kumo::take(a.data, by_key);
+  kumo::scatter_add(blocks, {flat}, boolean ? values.astype(Dtype::kInt64) : values);
+  const Array ordered_key = kumo::take(group_key, block_order);
+  return make((boolean ? blocks.astype(Dtype::kBool) : blocks).reshape(Shape{nblocks, r, c}),
+              kumo::remainder(ordered_key, Scalar(block_cols)).astype(index_dtype),
+              indptr_of(kumo::take(group_row, block_order), block_rows, index_dtype, device), block_rows, block_cols);
+}
+
 SparseBackend& portable_sparse_backend() {
   static PortableSparseBackend backend;
   return backend;

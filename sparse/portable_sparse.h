@@ -42,6 +42,13 @@ class PortableSparseBackend : public SparseBackend {
   // tie rules have no short composition of array routines.
   Compressed set_entries(const Compressed& a, const Array& rows, const Array& cols, const Array& values) override;
   Array reduce_major(const Compressed& a, RowReduce op, bool explicit_only) override;
+  Compressed dia_to_csr(const Array& data, const Array& offsets, int64_t rows, int64_t cols,
+                        Dtype index_dtype) override;
+  Array dia_spmm(const Array& data, const Array& offsets, int64_t rows, int64_t cols, const Array& x) override;
+  Array bsr_spmm(const Compressed& blocks, const Array& x) override;
+  Compressed bsr_to_csr(const Compressed& blocks) override;
+  int64_t count_blocks(const Compressed& a, int64_t r, int64_t c) override;
+  Compressed csr_to_bsr(const Compressed& a, int64_t r, int64_t c) override;
 };
 
 SparseBackend& portable_sparse_backend();

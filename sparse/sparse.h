@@ -191,3 +191,6 @@ CsrMatrix matmul(const CooMatrix& a, const CooMatrix& b);
 
 }  // namespace sparse
 }  // namespace kumo
+
+// The DIA and BSR formats, then the construction functions (sparse/construct.h).
+#include "sparse/dia_bsr.h"  // NOLINT: after the types above, which it uses

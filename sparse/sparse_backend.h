@@ -115,6 +115,28 @@ class SparseBackend {
   // row without any gives 0): the max/min (nan-propagating or nan-ignoring)
   // in a's dtype, or the int64 column of the first max/min (argmax/argmin).
   virtual Array reduce_major(const Compressed& a, RowReduce op, bool explicit_only) = 0;
+
+  // ---- DIA and BSR formats (sparse/dia_bsr.h) ----
+  // A DIA matrix is data (n_diags, L) and offsets (int64, n_diags, distinct)
+  // of a rows x cols matrix; a BSR matrix is a Compressed whose data is
+  // (nblocks, R, C) and whose indices are block columns.
+  //
+  // The CSR of a DIA matrix with index dtype `index_dtype`: explicit zeros
+  // dropped, rows sorted by column (canonical).
+  virtual Compressed dia_to_csr(const Array& data, const Array& offsets, int64_t rows, int64_t cols,
+                                Dtype index_dtype) = 0;
+  // y = A x for a DIA matrix and x (cols, p) of data's dtype; y is (rows, p).
+  virtual Array dia_spmm(const Array& data, const Array& offsets, int64_t rows, int64_t cols, const Array& x) = 0;
+  // y = A x for a BSR matrix (n_major block rows of R, n_minor block
+  // columns of C) and x (n_minor * C, p) of data's dtype; y is (n_major * R, p).
+  virtual Array bsr_spmm(const Compressed& blocks, const Array& x) = 0;
+  // The CSR of a BSR matrix: every stored block entry, rows in block storage order.
+  virtual Compressed bsr_to_csr(const Compressed& blocks) = 0;
+  // How many R x C blocks of the CSR matrix `a` hold a stored entry.
+  virtual int64_t count_blocks(const Compressed& a, int64_t r, int64_t c) = 0;
+  // The BSR (data (nblocks, R, C)) of the CSR matrix `a`: blocks in order of
+  // first occurrence within each block row, duplicates summed.
+  virtual Compressed csr_to_bsr(const Compressed& a, int64_t r, int64_t c) = 0;
 };
 
 // The backend for arrays on `device`: the host backend for host arrays (or

@@ -231,6 +231,13 @@ Compressed host_take_minor(const Compressed& a, const Array& cols);
 Array host_gather(const Compressed& a, const Array& rows, const Array& cols);
 Compressed host_set_entries(const Compressed& a, const Array& rows, const Array& cols, const Array& values);
 Array host_reduce_major(const Compressed& a, RowReduce op, bool explicit_only);
+// The DIA and BSR kernels (host_dia_bsr.cpp).
+Compressed dia_to_csr(const Array& data, const Array& offsets, int64_t rows, int64_t cols, Dtype index_dtype);
+Array dia_spmm(const Array& data, const Array& offsets, int64_t rows, int64_t cols, const Array& x);
+Array bsr_spmm(const Compressed& blocks, const Array& x);
+Compressed bsr_to_csr(const Compressed& blocks);
+int64_t count_blocks(const Compressed& a, int64_t r, int64_t c);
+Compressed csr_to_bsr(const Compressed& a, int64_t r, int64_t c);
 
 }  // namespace host_detail
 }  // namespace sparse

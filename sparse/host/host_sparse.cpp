@@ -22,9 +22,10 @@
 
 namespace kumo {
 namespace sparse {
+using namespace host_detail;  // NOLINT: the helpers of every host sparse kernel
+
 namespace {
 
-using namespace host_detail;  // NOLINT: the shared kernel helpers
 // Rows longer than this are sorted with std::stable_sort; shorter ones
 // (nearly all in practice) with an insertion sort that needs no scratch.
 constexpr int64_t kInsertionSortMax = 32;
@@ -653,6 +654,23 @@ class HostSparseBackend final : public SparseBackend {
   }
   Array reduce_major(const Compressed& a, RowReduce op, bool explicit_only) override {
     return host_reduce_major(a, op, explicit_only);
+  }
+
+  // ---- DIA and BSR (sparse/host/host_dia_bsr.cpp) ----
+  Compressed dia_to_csr(const Array& data, const Array& offsets, int64_t rows, int64_t cols,
+                        Dtype index_dtype) override {
+    return host_detail::dia_to_csr(data, offsets, rows, cols, index_dtype);
+  }
+  Array dia_spmm(const Array& data, const Array& offsets, int64_t rows, int64_t cols, const Array& x) override {
+    return host_detail::dia_spmm(data, offsets, rows, cols, x);
+  }
+  Array bsr_spmm(const Compressed& blocks, const Array& x) override { return host_detail::bsr_spmm(blocks, x); }
+  Compressed bsr_to_csr(const Compressed& blocks) override { return host_detail::bsr_to_csr(blocks); }
+  int64_t count_blocks(const Compressed& a, int64_t r, int64_t c) override {
+    return host_detail::count_blocks(a, r, c);
+  }
+  Compressed csr_to_bsr(const Compressed& a, int64_t r, int64_t c) override {
+    return host_detail::csr_to_bsr(a, r, c);
   }
 
 };

@@ -192,7 +192,7 @@ def test_methods(fmt):
     with pytest.raises(ValueError):
         k.asformat("xyz")
     with pytest.raises(ValueError):
-        k.asformat("dia")
+        k.asformat("lil")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -15,7 +15,11 @@ from kumo import _creation
 
 _sp = _core.sparse
 _ndarray = _core.ndarray
-_FORMATS = ("coo", "csr", "csc")
+_FORMATS = ("coo", "csr", "csc", "dia", "bsr")
+# The format of each C++ matrix type; _dia.py and _bsr.py add theirs.
+_FORMAT_OF = {_sp.Coo: "coo", _sp.Csr: "csr", _sp.Csc: "csc"}
+# Per C++ type of the other formats: (copy of a value, value with new data).
+_VALUE_OPS = {}
 
 
 def _asarray(a):
@@ -63,6 +67,8 @@ def _fresh(m):
 
 def _copy_value(m):
     """A C++ matrix value with copies of its arrays."""
+    if type(m) in _VALUE_OPS:
+        return _VALUE_OPS[type(m)][0](m)
     if isinstance(m, _sp.Coo):
         return _sp.make_coo(m.data.copy(), m.row.copy(), m.col.copy(), m.shape)
     make = _sp.make_csr if isinstance(m, _sp.Csr) else _sp.make_csc
@@ -71,6 +77,8 @@ def _copy_value(m):
 
 def _with_data(m, data):
     """The C++ matrix m with `data` in place of its values (same structure)."""
+    if type(m) in _VALUE_OPS:
+        return _VALUE_OPS[type(m)][1](m, data)
     if isinstance(m, _sp.Coo):
         return _sp.make_coo(data, m.row, m.col, m.shape)
     make = _sp.make_csr if isinstance(m, _sp.Csr) else _sp.make_csc
@@ -79,7 +87,7 @@ def _with_data(m, data):
 
 def _convert(m, fmt):
     """The C++ matrix m in format `fmt` (shared when it already is)."""
-    have = {_sp.Coo: "coo", _sp.Csr: "csr", _sp.Csc: "csc"}[type(m)]
+    have = _FORMAT_OF[type(m)]
     if have == fmt:
         return m
     return getattr(_sp, "to" + fmt)(m)
@@ -163,7 +171,7 @@ class _spbase:
         return _CLASSES[(fmt, self._is_array)]
 
     def _wrap_as(self, m):
-        fmt = {_sp.Coo: "coo", _sp.Csr: "csr", _sp.Csc: "csc"}[type(m)]
+        fmt = _FORMAT_OF[type(m)]
         return self._sibling(fmt)._wrap(m)
 
     # ---- attributes ----
@@ -274,8 +282,8 @@ class _spbase:
         if format is None or format == self.format:
             return self.copy() if copy else self
         if format not in _FORMATS:
-            if format in ("dia", "bsr", "lil", "dok"):
-                raise ValueError(f"kumo.sparse has no {format} format yet (coo, csr and csc are available)")
+            if format in ("lil", "dok"):
+                raise ValueError(f"kumo.sparse has no {format} format yet (coo, csr, csc, dia and bsr are available)")
             raise ValueError(f"Format {format} is unknown.")
         return getattr(self, "to" + format)(copy=copy)
 
@@ -287,6 +295,16 @@ class _spbase:
 
     def tocsc(self, copy=False):
         return self._convert_to("csc", copy)
+
+    def todia(self, copy=False):
+        return self._convert_to("dia", copy)
+
+    def tobsr(self, blocksize=None, copy=False):
+        """BSR with blocks of `blocksize` (default: SciPy's estimate_blocksize)."""
+        if self.format == "bsr" and (blocksize is None or tuple(blocksize) == self.blocksize):
+            return self.copy() if copy else self
+        blocksize = None if blocksize is None else _shape_arg(blocksize)
+        return self._sibling("bsr")._wrap(_sp.tobsr(_convert(self._m, "csr"), blocksize))
 
     def _convert_to(self, fmt, copy):
         if fmt == self.format:
@@ -393,7 +411,7 @@ class _spbase:
         x = _asarray(other)
         if x.ndim == 0:
             raise ValueError("Scalar operands are not allowed, use '*' instead")
-        m = self._m if self.format != "coo" else _sp.tocsr(self._m)
+        m = self._m if self.format in ("csr", "csc") else _sp.tocsr(self._m)
         return _sp.rmatmul(x, m)
 
     # ---- operators ----
@@ -482,6 +500,10 @@ def _from_scipy(s):
         m = _sp.make_coo(a(s.data), a(s.row), a(s.col), s.shape)
         m.canonical = bool(s.has_canonical_format)
         return m
+    if s.format == "dia":
+        return _sp.make_dia(a(s.data), a(s.offsets), s.shape)
+    if s.format == "bsr":
+        return _sp.make_bsr(a(s.data), a(s.indices), a(s.indptr), s.shape)
     make = _sp.make_csr if s.format == "csr" else _sp.make_csc
     return make(a(s.data), a(s.indices), a(s.indptr), s.shape)
 

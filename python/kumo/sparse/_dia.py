@@ -1,0 +1,113 @@
+"""The DIA format (scipy.sparse's dia_array and dia_matrix) over kumo::sparse::DiaMatrix."""
+import numbers
+
+import numpy
+
+from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _is_scalar, _is_scipy_sparse, _shape_arg,
+                               _sp, _spbase, sparray, spmatrix)
+
+_FORMAT_OF[_sp.Dia] = "dia"
+_VALUE_OPS[_sp.Dia] = (lambda m: _sp.make_dia(m.data.copy(), m.offsets.copy(), m.shape),
+                       lambda m, data: _sp.make_dia(data, m.offsets, m.shape))
+
+
+def _absent(self):
+    raise AttributeError(f"'{type(self).__name__}' object has no canonical form methods (as SciPy's DIA)")
+
+
+class _dia_base(_spbase):
+    format = "dia"
+    # SciPy's DIA has neither; hasattr() must say so.
+    sum_duplicates = eliminate_zeros = property(_absent)
+
+    def _value_from_tuple(self, arg1, shape):
+        if len(arg1) == 2 and all(isinstance(x, numbers.Integral) for x in arg1):
+            return _sp.dia_empty(_shape_arg(arg1), numpy.float64), False
+        if len(arg1) != 2:
+            raise ValueError("unrecognized form for dia_array constructor")
+        if isinstance(arg1[1], tuple):
+            return super()._value_from_tuple(arg1, shape)
+        if shape is None:
+            raise ValueError("expected a shape argument")
+        data, offsets = arg1
+        return _sp.make_dia(_asarray(data), _asarray(offsets), shape), True
+
+    # ---- arithmetic that stays DIA, as SciPy's ----
+
+    def _add(self, other, sign):
+        if isinstance(other, _dia_base):
+            if self.shape != other.shape:
+                raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}")
+            return type(self)._wrap((_sp.add if sign > 0 else _sp.subtract)(self._m, other._m))
+        return super()._add(other, sign)
+
+    def multiply(self, other):
+        """Elementwise product: DIA with a DIA matrix of the same shape or with a
+        dense operand broadcast to this shape (as SciPy), else the base's rule."""
+        if isinstance(other, _dia_base) and other.shape == self.shape:
+            return type(self)._wrap(_sp.multiply(self._m, other._m))
+        if not (_is_scalar(other) or isinstance(other, _spbase) or _is_scipy_sparse(other)):
+            dense = _asarray(other)
+            # SciPy leaves degenerate shapes to the general rule.
+            if dense.ndim <= 2 and 0 not in self.shape and 1 not in self.shape and 0 not in dense.shape:
+                return type(self)._wrap(_sp.multiply(self._m, dense))
+        return super().multiply(other)
+
+    @property
+    def offsets(self):
+        return self._m.offsets
+
+    def __repr__(self):
+        kind = "array" if self._is_array else "matrix"
+        return (f"<DIAgonal sparse {kind} of dtype '{self.dtype}'\n\twith {self.nnz} stored elements "
+                f"({self._m.data.shape[0]} diagonals) and shape {self.shape}>")
+
+    def get(self, stream=None):
+        """The same matrix as a SciPy dia object (a host copy)."""
+        import scipy.sparse
+        from kumo import asnumpy
+        cls = getattr(scipy.sparse, type(self).__name__)
+        return cls((asnumpy(self._m.data), asnumpy(self._m.offsets)), shape=self.shape)
+
+    def count_nonzero(self, axis=None):
+        """Nonzero values at places inside the matrix."""
+        if axis is not None:
+            raise NotImplementedError("count_nonzero over an axis is not implemented for DIA format")
+        from kumo import count_nonzero
+        return int(count_nonzero(_sp.tocsr(self._m).data))
+
+
+def whole_getnnz(name):
+    """spmatrix.getnnz for a format that counts only in all (SciPy's DIA and BSR)."""
+    def getnnz(self, axis=None):
+        """Stored entries in all; per row or column is not defined for this format (as SciPy)."""
+        if axis is not None:
+            raise NotImplementedError(f"getnnz over an axis is not implemented for {name} format")
+        return self.nnz
+    return getnnz
+
+
+def _doc(kind):
+    star = "the elementwise product" if kind == "array" else "the matrix product"
+    return (f"Sparse {kind} with DIAgonal storage (scipy.sparse.dia_{kind}); C++: kumo::sparse::DiaMatrix.\n\n"
+            f"``*`` is {star}, ``@`` the matrix product. Constructors as SciPy's: a dense 2-d array, another "
+            "sparse matrix (kumo or SciPy), (M, N) for an empty one, or (data, offsets) with shape=, where "
+            "data[k, j] is entry (j - offsets[k], j). .get() returns the SciPy object.")
+
+
+class dia_array(sparray, _dia_base):
+    __doc__ = _doc("array")
+
+
+class dia_matrix(spmatrix, _dia_base):
+    __doc__ = _doc("matrix")
+    getnnz = whole_getnnz("DIA")
+
+
+_CLASSES.update({("dia", True): dia_array, ("dia", False): dia_matrix})
+
+
+def isspmatrix_dia(x):
+    """Whether x is a kumo.sparse dia_matrix (not a dia_array), as SciPy's."""
+    return isinstance(x, dia_matrix)
+
