@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <thread>
 
 #include "distributed/mpi_environment.h"
@@ -110,6 +111,8 @@ MpiCommunicator::MpiCommunicator(MPI_Comm comm) {
   ensure_mpi_initialized();
   check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
   check(MPI_Comm_dup(comm, &internal_), "MPI_Comm_dup");
+  check(MPI_Comm_dup(comm, &gradients_), "MPI_Comm_dup");
+  MPI_Comm_set_errhandler(gradients_, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(internal_, MPI_ERRORS_RETURN);
   MPI_Comm_rank(comm_, &rank_);
@@ -133,6 +136,7 @@ MpiCommunicator::~MpiCommunicator() {
   if (finalized) return;
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
   if (internal_ != MPI_COMM_NULL) MPI_Comm_free(&internal_);
+  if (gradients_ != MPI_COMM_NULL) MPI_Comm_free(&gradients_);
 }
 
 void MpiCommunicator::wait_all(std::vector<MPI_Request>& requests, const char* what) const {
@@ -151,9 +155,10 @@ void MpiCommunicator::wait_all(std::vector<MPI_Request>& requests, const char* w
     std::this_thread::yield();
     if (bounded && Clock::now() - start > limit) {
       mark_communication_failed();
-      throw TimeoutError("kumo.distributed: " + std::string(what) + " on rank " + std::to_string(rank_) + " of " +
-                         std::to_string(size_) + " did not complete within " + std::to_string(timeout_seconds_) +
-                         " s: a peer process is dead or hung (KUMO_DISTRIBUTED_TIMEOUT sets the limit)");
+      std::ostringstream message;
+      message << "kumo.distributed: " << what << " on rank " << rank_ << " of " << size_ << " did not complete within "
+              << timeout_seconds_ << " s: a peer process is dead or hung (KUMO_DISTRIBUTED_TIMEOUT sets the limit)";
+      throw TimeoutError(message.str());
     }
   }
 }
@@ -204,7 +209,7 @@ void MpiCommunicator::allreduce_buffers(const std::vector<Array>& buffers) {
     check_host(buffers[i], "allreduce_grad");
     if (!buffers[i].c_contiguous()) throw ValueError("kumo.distributed: allreduce_buffers needs C-contiguous buffers");
     check(MPI_Iallreduce(MPI_IN_PLACE, buffers[i].data(), element_count(buffers[i], "allreduce_grad"),
-                         mpi_datatype(buffers[i].dtype()), mpi_reduce_op(ReduceOp::kSum, buffers[i].dtype()), comm_,
+                         mpi_datatype(buffers[i].dtype()), mpi_reduce_op(ReduceOp::kSum, buffers[i].dtype()), gradients_,
                          &requests[i]),
           "MPI_Iallreduce");
   }

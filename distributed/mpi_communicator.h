@@ -67,6 +67,10 @@ class MpiCommunicator : public Communicator {
   // Carries the point-to-point messages of scatter, alltoall and the byte
   // strings, so they never match the user's send/recv on comm_.
   MPI_Comm internal_ = MPI_COMM_NULL;
+  // Carries allreduce_buffers (gradients), which may run on a worker thread
+  // (double buffering) while the main thread runs other collectives: MPI
+  // orders collectives per communicator, so each thread needs its own.
+  MPI_Comm gradients_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   int intra_rank_ = 0, intra_size_ = 1, inter_rank_ = 0, inter_size_ = 1;
 };
