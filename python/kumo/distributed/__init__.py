@@ -10,8 +10,13 @@ kumo.distributed`` works without MPI; creating a communicator then raises
 ImportError with the reason.
 """
 
+from kumo.distributed._batch_normalization import MultiNodeBatchNormalization
+from kumo.distributed._checkpoint import MultiNodeCheckpointer, create_multi_node_checkpointer
 from kumo.distributed._communicator import CommunicatorBase, MpiCommunicator, create_communicator
 from kumo.distributed._dataset import scatter_dataset, scatter_index
+from kumo.distributed._evaluator import create_multi_node_evaluator
+from kumo.distributed._functions import allreduce_sum
+from kumo.distributed._iterator import create_synchronized_iterator
 from kumo.distributed._optimizer import create_multi_node_optimizer
 
 
@@ -23,4 +28,6 @@ def __getattr__(name):
 
 
 __all__ = ["CommunicatorBase", "MpiCommunicator", "create_communicator", "create_multi_node_optimizer",
-           "scatter_dataset", "scatter_index", "CommunicationTimeoutError"]
+           "scatter_dataset", "scatter_index", "create_multi_node_evaluator", "create_synchronized_iterator",
+           "create_multi_node_checkpointer", "MultiNodeCheckpointer", "MultiNodeBatchNormalization",
+           "allreduce_sum", "CommunicationTimeoutError"]
