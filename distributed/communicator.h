@@ -46,6 +46,10 @@ class Communicator {
   virtual int inter_rank() const = 0;
   virtual int inter_size() const = 0;
 
+  // True when a second thread may communicate while this one does (double
+  // buffering runs the gradient allreduce on a worker thread).
+  virtual bool supports_concurrent_calls() const = 0;
+
   double timeout() const { return timeout_seconds_; }
   void set_timeout(double seconds) { timeout_seconds_ = seconds; }
 

@@ -139,6 +139,8 @@ MpiCommunicator::~MpiCommunicator() {
   if (gradients_ != MPI_COMM_NULL) MPI_Comm_free(&gradients_);
 }
 
+bool MpiCommunicator::supports_concurrent_calls() const { return mpi_thread_multiple(); }
+
 void MpiCommunicator::wait_all(std::vector<MPI_Request>& requests, const char* what) const {
   if (requests.empty()) return;
   using Clock = std::chrono::steady_clock;

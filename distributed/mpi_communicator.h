@@ -33,6 +33,7 @@ class MpiCommunicator : public Communicator {
   int inter_rank() const override { return inter_rank_; }
   int inter_size() const override { return inter_size_; }
   MPI_Comm handle() const { return comm_; }
+  bool supports_concurrent_calls() const override;
 
   void allreduce(const Array& send, const Array& recv, ReduceOp op) override;
   void bcast(const Array& buffer, int root) override;

@@ -43,7 +43,11 @@ PYBIND11_MODULE(_distributed, m) {
   m.def("communication_failed", &kd::communication_failed);
   m.def("default_timeout", &kd::default_timeout_seconds);
 
-  py::class_<kd::MpiCommunicator, std::shared_ptr<kd::MpiCommunicator>>(m, "MpiCommunicator")
+  // The interface, so gradient packing takes any communicator (MPI here,
+  // NCCL from kumo._distributed_nccl, which derives from it).
+  py::class_<kd::Communicator, std::shared_ptr<kd::Communicator>>(m, "Communicator");
+
+  py::class_<kd::MpiCommunicator, kd::Communicator, std::shared_ptr<kd::MpiCommunicator>>(m, "MpiCommunicator")
       .def_static("world", &kd::MpiCommunicator::world)
       .def_static(
           "from_fortran_handle",
@@ -145,7 +149,7 @@ PYBIND11_MODULE(_distributed, m) {
 
   m.def(
       "allreduce_gradients",
-      [](kd::MpiCommunicator& c, kd::GradientBuckets& buckets, const std::vector<Array>& grads, bool mean) {
+      [](kd::Communicator& c, kd::GradientBuckets& buckets, const std::vector<Array>& grads, bool mean) {
         kd::allreduce_gradients(c, buckets, grads, mean);
       },
       py::arg("comm"), py::arg("buckets"), py::arg("grads"), py::arg("mean"), Release());
@@ -154,8 +158,8 @@ PYBIND11_MODULE(_distributed, m) {
       .def(py::init<>())
       .def(
           "start",
-          [](kd::AsyncBucketAllreduce& a, kd::MpiCommunicator& c, const kd::GradientBuckets& buckets) {
-            a.start(c, buckets, kd::mpi_thread_multiple());
+          [](kd::AsyncBucketAllreduce& a, kd::Communicator& c, const kd::GradientBuckets& buckets) {
+            a.start(c, buckets, c.supports_concurrent_calls());
           },
           py::arg("comm"), py::arg("buckets"), py::keep_alive<1, 2>(), py::keep_alive<1, 3>(), Release())
       .def("wait", &kd::AsyncBucketAllreduce::wait, Release())

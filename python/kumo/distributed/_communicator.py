@@ -363,11 +363,7 @@ def create_communicator(communicator_name=None, mpi_comm=None, allreduce_grad_dt
 
 
 def _cuda_current():
-    try:
-        return kumo.get_device().type == "cuda" if hasattr(kumo.get_device(), "type") else "cuda" in str(
-            kumo.get_device())
-    except Exception:  # no CUDA backend
-        return False
+    return kumo.get_device().type == "cuda"
 
 
 def _nccl_available():
