@@ -147,15 +147,18 @@ void MpiCommunicator::wait_all(std::vector<MPI_Request>& requests, const char* w
   const auto start = Clock::now();
   const bool bounded = timeout_seconds_ > 0;
   const auto limit = std::chrono::duration<double>(timeout_seconds_);
-  for (int spins = 0;; ++spins) {
+  const auto spin_for = std::chrono::milliseconds(2);
+  for (;;) {
     int done = 0;
     check(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), what);
     if (done) return;
-    // Polling keeps MPI's progress engine turning; yielding lets the other
-    // processes of an oversubscribed machine run.
-    if (spins < 128) continue;
+    // Polling turns MPI's progress engine (as a blocking call would); after a
+    // few milliseconds the wait yields, so the other processes of an
+    // oversubscribed machine (or a slow peer) get the core.
+    const auto waited = Clock::now() - start;
+    if (waited < spin_for) continue;
     std::this_thread::yield();
-    if (bounded && Clock::now() - start > limit) {
+    if (bounded && waited > limit) {
       mark_communication_failed();
       std::ostringstream message;
       message << "kumo.distributed: " << what << " on rank " << rank_ << " of " << size_ << " did not complete within "

@@ -42,3 +42,12 @@ def test_variants_converge(dtype, double, tmp_path):
     losses = a["losses"]
     assert numpy.all(numpy.isfinite(losses))
     assert losses[-10:].mean() < 0.75 * losses[:5].mean(), losses  # from 2.3 to about 1.5 in 60 steps
+
+
+def test_distributed_example_trains(tmp_path):
+    """The README's distributed variant of the main job, one epoch."""
+    import os
+    script = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "train_digits_distributed.py")
+    proc = mpirun(2, os.path.abspath(script), "--epochs", 1, "--out", tmp_path)
+    assert "2 processes" in proc.stdout
+    assert "test accuracy:" in proc.stdout
