@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "distributed/mpi_environment.h"
+#include "distributed/watchdog.h"
 #include "routines/assignment.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"
@@ -117,6 +118,8 @@ MpiCommunicator::MpiCommunicator(MPI_Comm comm) {
   MPI_Comm_set_errhandler(internal_, MPI_ERRORS_RETURN);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
+  const char* blocking = std::getenv("KUMO_DISTRIBUTED_BLOCKING");
+  blocking_ = blocking != nullptr && std::string(blocking) == "1";
   // Processes sharing memory are one machine ("intra"); the processes with
   // the same intra rank, one per machine, are the "inter" communicator.
   MPI_Comm intra, inter;
@@ -199,20 +202,37 @@ void MpiCommunicator::allreduce(const Array& send, const Array& recv, ReduceOp o
   } else {
     source = contiguous_source(send);
   }
-  std::vector<MPI_Request> requests(1);
-  check(MPI_Iallreduce(in_place ? MPI_IN_PLACE : source.data(), out.buffer.data(), count,
-                       mpi_datatype(send.dtype()), mpi_op, comm_, &requests[0]),
-        "MPI_Iallreduce");
-  wait_all(requests, "allreduce");
+  if (blocking_) {
+    WatchdogScope deadline(timeout_seconds_, "allreduce", rank_, size_);
+    check(MPI_Allreduce(in_place ? MPI_IN_PLACE : source.data(), out.buffer.data(), count, mpi_datatype(send.dtype()),
+                        mpi_op, comm_),
+          "MPI_Allreduce");
+  } else {
+    std::vector<MPI_Request> requests(1);
+    check(MPI_Iallreduce(in_place ? MPI_IN_PLACE : source.data(), out.buffer.data(), count,
+                         mpi_datatype(send.dtype()), mpi_op, comm_, &requests[0]),
+          "MPI_Iallreduce");
+    wait_all(requests, "allreduce");
+  }
   if (op == ReduceOp::kMean) true_divide(out.buffer, Scalar(static_cast<int64_t>(size_)), UfuncOptions(out.buffer));
   out.finish();
 }
 
 void MpiCommunicator::allreduce_buffers(const std::vector<Array>& buffers) {
+  for (const Array& b : buffers) {
+    check_host(b, "allreduce_grad");
+    if (!b.c_contiguous()) throw ValueError("kumo.distributed: allreduce_buffers needs C-contiguous buffers");
+  }
+  if (blocking_) {
+    WatchdogScope deadline(timeout_seconds_, "allreduce_grad", rank_, size_);
+    for (const Array& b : buffers)
+      check(MPI_Allreduce(MPI_IN_PLACE, b.data(), element_count(b, "allreduce_grad"), mpi_datatype(b.dtype()),
+                          mpi_reduce_op(ReduceOp::kSum, b.dtype()), gradients_),
+            "MPI_Allreduce");
+    return;
+  }
   std::vector<MPI_Request> requests(buffers.size());
   for (size_t i = 0; i < buffers.size(); ++i) {
-    check_host(buffers[i], "allreduce_grad");
-    if (!buffers[i].c_contiguous()) throw ValueError("kumo.distributed: allreduce_buffers needs C-contiguous buffers");
     check(MPI_Iallreduce(MPI_IN_PLACE, buffers[i].data(), element_count(buffers[i], "allreduce_grad"),
                          mpi_datatype(buffers[i].dtype()), mpi_reduce_op(ReduceOp::kSum, buffers[i].dtype()), gradients_,
                          &requests[i]),
@@ -227,11 +247,17 @@ void MpiCommunicator::bcast(const Array& buffer, int root) {
   if (rank_ != root) require_writeable(buffer, "bcast");
   Destination out(buffer);
   if (rank_ == root && out.buffer.data() != buffer.data()) copyto(out.buffer, buffer, Casting::kNo);
-  std::vector<MPI_Request> requests(1);
-  check(MPI_Ibcast(out.buffer.data(), element_count(buffer, "bcast"), mpi_datatype(buffer.dtype()), root, comm_,
-                   &requests[0]),
-        "MPI_Ibcast");
-  wait_all(requests, "bcast");
+  if (blocking_) {
+    WatchdogScope deadline(timeout_seconds_, "bcast", rank_, size_);
+    check(MPI_Bcast(out.buffer.data(), element_count(buffer, "bcast"), mpi_datatype(buffer.dtype()), root, comm_),
+          "MPI_Bcast");
+  } else {
+    std::vector<MPI_Request> requests(1);
+    check(MPI_Ibcast(out.buffer.data(), element_count(buffer, "bcast"), mpi_datatype(buffer.dtype()), root, comm_,
+                     &requests[0]),
+          "MPI_Ibcast");
+    wait_all(requests, "bcast");
+  }
   if (rank_ != root) out.finish();
 }
 
@@ -407,6 +433,11 @@ void MpiCommunicator::recv(const Array& array, int source, int tag) {
 }
 
 void MpiCommunicator::barrier() {
+  if (blocking_) {
+    WatchdogScope deadline(timeout_seconds_, "barrier", rank_, size_);
+    check(MPI_Barrier(comm_), "MPI_Barrier");
+    return;
+  }
   std::vector<MPI_Request> requests(1);
   check(MPI_Ibarrier(comm_, &requests[0]), "MPI_Ibarrier");
   wait_all(requests, "barrier");

@@ -72,6 +72,10 @@ class MpiCommunicator : public Communicator {
   // (double buffering) while the main thread runs other collectives: MPI
   // orders collectives per communicator, so each thread needs its own.
   MPI_Comm gradients_ = MPI_COMM_NULL;
+  // KUMO_DISTRIBUTED_BLOCKING=1: allreduce, bcast, barrier and the gradient
+  // sums are blocking MPI calls under a watchdog (distributed/watchdog.h):
+  // faster, but a timeout aborts the job instead of raising.
+  bool blocking_ = false;
   int rank_ = 0, size_ = 1;
   int intra_rank_ = 0, intra_size_ = 1, inter_rank_ = 0, inter_size_ = 1;
 };

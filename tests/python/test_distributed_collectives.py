@@ -11,14 +11,15 @@ from distributed_workers.inputs import DTYPES, make_input, with_nans
 from distributed_workers.launch import mpirun, requires_mpi
 
 pytestmark = requires_mpi
-SIZES = [2, 3]
+# (processes, KUMO_DISTRIBUTED_BLOCKING): blocking calls under the watchdog too
+RUNS = [(2, "0"), (3, "0"), (3, "1")]
 
 
-@pytest.fixture(scope="module", params=SIZES, ids=lambda n: "np%d" % n)
+@pytest.fixture(scope="module", params=RUNS, ids=lambda p: "np%d%s" % (p[0], "-blocking" if p[1] == "1" else ""))
 def run(request, tmp_path_factory):
-    n = request.param
+    n, blocking = request.param
     out = tmp_path_factory.mktemp("collectives%d" % n)
-    mpirun(n, "collectives.py", out)
+    mpirun(n, "collectives.py", out, env={"KUMO_DISTRIBUTED_BLOCKING": blocking})
     results = [dict(numpy.load(os.path.join(out, "rank%d.npz" % r))) for r in range(n)]
     errors = []
     for r in range(n):
