@@ -176,3 +176,21 @@ def test_split(run):
         assert int(results[r]["split_size"]) == len(members)
         assert int(results[r]["split_rank"]) == sorted(members, reverse=True).index(r)  # key = -rank
         assert results[r]["split_sum"].tolist() == [sum(members)]
+
+
+def test_scatter_index(run):
+    n, results, _ = run
+    length = -(-10 // n)
+    for r in range(n):
+        start = 10 * r // n
+        assert results[r]["scatter_index"].tolist() == [start, start + length]
+        assert results[r]["scatter_index_unequal"].tolist() == [start, 10 * (r + 1) // n]
+
+
+def test_import_kumo_needs_no_mpi():
+    """kumo and kumo.distributed load the MPI layer only when a communicator is made."""
+    import subprocess
+    import sys
+    code = ("import sys, kumo, kumo.distributed; "
+            "assert 'kumo._distributed' not in sys.modules, 'loaded at import'")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -86,6 +86,9 @@ else:
     comm.send_obj({"from": rank, "big": "x" * 100000}, (rank + 1) % size, tag=4)
 out["recv_obj"] = numpy.array([obj["from"], len(obj["big"])])
 
+out["scatter_index"] = numpy.array(kd.scatter_index(10, comm))
+out["scatter_index_unequal"] = numpy.array(kd.scatter_index(10, comm, force_equal_length=False))
+
 # split: even and odd ranks, reversed order inside each part
 part = comm.split(rank % 2, -rank)
 out["split_rank"] = numpy.array(part.rank)
