@@ -22,7 +22,7 @@ class MultiNodeBatchNormalization(BatchNormalization):
     """
 
     def __init__(self, size, comm, decay=0.9, eps=2e-5, dtype=None, use_gamma=True, use_beta=True,
-                 initial_gamma=None, initial_beta=None, communication_backend="auto", axis=None):
+                 initial_gamma=None, initial_beta=None, axis=None):
         super().__init__(size, decay=decay, eps=eps, dtype=dtype, use_gamma=use_gamma, use_beta=use_beta,
                          initial_gamma=initial_gamma, initial_beta=initial_beta, axis=axis)
         self.comm = comm
