@@ -157,6 +157,7 @@ def test_empty_and_zero_d(run):
 def test_bad_arguments_raise_value_error(run):
     _, _, errors = run
     assert all(e["bad_op"] == "ValueError" and e["bad_root"] == "ValueError" for e in errors)
+    assert all(e["bad_name"] == "ValueError" and e["bad_mpi_comm"] == "TypeError" for e in errors)
 
 
 def test_objects(run):
@@ -194,3 +195,11 @@ def test_import_kumo_needs_no_mpi():
     code = ("import sys, kumo, kumo.distributed; "
             "assert 'kumo._distributed' not in sys.modules, 'loaded at import'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_communicator_from_mpi4py(run):
+    n, results, _ = run
+    if "mpi4py_split_sum" not in results[0]:
+        pytest.skip("mpi4py is not installed")
+    for r in range(n):
+        assert results[r]["mpi4py_split_sum"].tolist() == [sum(k for k in range(n) if k % 2 == r % 2)]

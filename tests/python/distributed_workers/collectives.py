@@ -70,6 +70,8 @@ record("empty_bcast", lambda: comm.bcast(empty if rank == 0 else None))
 record("zero_d_allreduce", lambda: comm.allreduce(kumo.asarray(numpy.float64(rank + 1.5))))
 record("bad_op", lambda: comm.allreduce(kumo.ones(2), "prod"))
 record("bad_root", lambda: comm.bcast(kumo.ones(2), root=size))
+record("bad_name", lambda: kd.create_communicator("no_such_communicator"))
+record("bad_mpi_comm", lambda: kd.create_communicator("naive", mpi_comm=object()))
 comm.barrier()
 
 # objects
@@ -94,6 +96,15 @@ part = comm.split(rank % 2, -rank)
 out["split_rank"] = numpy.array(part.rank)
 out["split_size"] = numpy.array(part.size)
 out["split_sum"] = kumo.asnumpy(part.allreduce(kumo.asarray([rank])))
+
+# an mpi4py communicator, where mpi4py is installed
+try:
+    from mpi4py import MPI
+except ImportError:
+    MPI = None
+if MPI is not None:
+    halves = kd.create_communicator("naive", mpi_comm=MPI.COMM_WORLD.Split(rank % 2, rank))
+    out["mpi4py_split_sum"] = kumo.asnumpy(halves.allreduce(kumo.asarray([rank])))
 
 numpy.savez(os.path.join(out_dir, "rank%d.npz" % rank), **out)
 with open(os.path.join(out_dir, "errors%d.txt" % rank), "w") as f:
