@@ -158,7 +158,7 @@ class CommunicatorBase:
         metas = self.allgather_obj(_meta(x))
         _check_one_dtype(metas, "allgather")
         out = _flat_views(metas)
-        self._comm.allgather(x, list(out), )
+        self._comm.allgather(x, list(out))
         return out
 
     def gather(self, x, root=0):
