@@ -1,0 +1,1 @@
+"""Worker scripts the distributed tests run under mpiexec, and the launcher."""
