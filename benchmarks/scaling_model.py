@@ -18,7 +18,8 @@ on a given link). The script
    of ChainerMN's cluster, and compares the scaling efficiency with
    ChainerMN's published figures.
 
-Run: python benchmarks/scaling_model.py benchmarks/allreduce_times.json
+Run: python benchmarks/bench_distributed.py --part allreduce --json times.json
+     python benchmarks/scaling_model.py times.json
 """
 import argparse
 import json
@@ -55,6 +56,13 @@ LINKS = {
 }
 
 
+def measured_points(result):
+    """(nprocs, bytes, seconds) of kumo's default (blocking) all-reduce from
+    bench_distributed.py's JSON."""
+    return [{"nprocs": result["size"], "bytes": row["bytes"], "seconds": row["kumo_blocking_s"]}
+            for row in result["rows"]]
+
+
 def fit(points):
     """Least-squares alpha and B of T = 2(N-1) alpha + 2(N-1)/N S / B."""
     n = numpy.array([p["nprocs"] for p in points], float)
@@ -77,10 +85,12 @@ def allreduce_seconds(nbytes, gpus, alpha_intra):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("measurements", help="JSON list of {nprocs, bytes, seconds} from bench_distributed.py")
+    parser.add_argument("measurements", help="the JSON of bench_distributed.py --json")
+    parser.add_argument("--max-bytes", type=float, default=float("inf"),
+                        help="fit only sizes up to this (larger ones are noisy on a loaded machine)")
     args = parser.parse_args(argv)
     with open(args.measurements) as f:
-        points = json.load(f)
+        points = [p for p in measured_points(json.load(f)) if p["bytes"] <= args.max_bytes]
     alpha, bandwidth, rel_err = fit(points)
     print(f"fit to {len(points)} measured all-reduces: alpha = {alpha * 1e6:.2f} us per step, "
           f"B = {bandwidth / 1e9:.2f} GB/s; relative error median {numpy.median(rel_err):.1%}, "

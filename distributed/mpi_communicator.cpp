@@ -119,7 +119,8 @@ MpiCommunicator::MpiCommunicator(MPI_Comm comm) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   const char* blocking = std::getenv("KUMO_DISTRIBUTED_BLOCKING");
-  blocking_ = blocking != nullptr && std::string(blocking) == "1";
+  // Blocking unless KUMO_DISTRIBUTED_BLOCKING=0 (distributed/mpi_communicator.h).
+  blocking_ = !(blocking != nullptr && std::string(blocking) == "0");
   // Processes sharing memory are one machine ("intra"); the processes with
   // the same intra rank, one per machine, are the "inter" communicator.
   MPI_Comm intra, inter;

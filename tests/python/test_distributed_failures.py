@@ -15,7 +15,8 @@ pytestmark = requires_mpi
 @pytest.mark.parametrize("n", [2, 3])
 def test_hung_peer_times_out_and_the_job_ends(n):
     start = time.time()
-    proc = mpirun(n, "failures.py", "hang", 60, env={"KUMO_DISTRIBUTED_TIMEOUT": "2"}, check=False, timeout=50)
+    proc = mpirun(n, "failures.py", "hang", 60, env={"KUMO_DISTRIBUTED_TIMEOUT": "2", "KUMO_DISTRIBUTED_BLOCKING": "0"},
+                  check=False, timeout=50)
     elapsed = time.time() - start
     assert elapsed < 30, "the job waited for the sleeping process"
     assert proc.returncode != 0
@@ -28,8 +29,8 @@ def test_hung_peer_times_out_and_the_job_ends(n):
 @pytest.mark.parametrize("n", [2, 3])
 def test_hung_peer_aborts_the_job_with_blocking_calls(n):
     start = time.time()
-    proc = mpirun(n, "failures.py", "hang", 60, env={"KUMO_DISTRIBUTED_TIMEOUT": "2", "KUMO_DISTRIBUTED_BLOCKING": "1"},
-                  check=False, timeout=50)
+    # Blocking calls are the default.
+    proc = mpirun(n, "failures.py", "hang", 60, env={"KUMO_DISTRIBUTED_TIMEOUT": "2"}, check=False, timeout=50)
     assert time.time() - start < 30, "the job waited for the sleeping process"
     assert proc.returncode != 0
     text = proc.stdout + proc.stderr
