@@ -324,11 +324,12 @@ std::tuple<Array, Array, Array> find(const CooMatrix& a) {
 namespace {
 
 // `count` distinct values of [0, total) in random order: a partial shuffle
-// when they are a large share of the range, else Floyd's sampling.
+// of the whole range when they are a large share of a small range, else
+// Floyd's sampling (memory in proportion to `count`, not to the range).
 std::vector<int64_t> distinct_sample(int64_t total, int64_t count, std::mt19937_64& gen) {
   std::vector<int64_t> out;
   out.reserve(static_cast<size_t>(count));
-  if (count * 4 >= total) {
+  if (count * 4 >= total && total <= (int64_t{1} << 24)) {
     std::vector<int64_t> all(static_cast<size_t>(total));
     for (int64_t i = 0; i < total; ++i) all[static_cast<size_t>(i)] = i;
     for (int64_t i = 0; i < count; ++i) {
