@@ -179,24 +179,39 @@ CooMatrix bmat(const std::vector<std::vector<std::optional<CooMatrix>>>& blocks,
 
 namespace {
 
+// What stacking compressed matrices needs to know of them: their extents
+// along the stacking axis and across it (which must agree), entries, value
+// dtype, and whether an indptr is int64 (which keeps the result int64).
+struct StackTotals {
+  int64_t along = 0, across = 0, nnz = 0;
+  bool wide = false;
+  Dtype dtype = Dtype::kFloat64;
+};
+
+StackTotals stack_totals(const std::vector<Compressed>& parts, bool along_major, const char* call) {
+  StackTotals t;
+  t.across = along_major ? parts[0].n_minor : parts[0].n_major;
+  std::vector<Dtype> dtypes;
+  for (const Compressed& p : parts) {
+    if ((along_major ? p.n_minor : p.n_major) != t.across)
+      throw ValueError(std::string(call) + ": incompatible dimensions of the stacked blocks");
+    t.wide = t.wide || p.indptr.dtype() == Dtype::kInt64;
+    t.along += along_major ? p.n_major : p.n_minor;
+    t.nnz += p.data.size();
+    dtypes.push_back(p.data.dtype());
+  }
+  t.dtype = promote_all(dtypes, Dtype::kFloat64);
+  return t;
+}
+
 // Compressed matrices one after another along the major axis: the arrays
 // concatenated, each indptr shifted by the entries before it.
 Compressed stack_major(const std::vector<Compressed>& parts, const char* call) {
   if (parts.empty()) throw ValueError(std::string(call) + ": blocks must not be empty");
-  const int64_t minor = parts[0].n_minor;
-  int64_t major = 0, nnz = 0;
-  bool wide = false;
-  std::vector<Array> data, indices, indptr;
-  std::vector<Dtype> dtypes;
-  for (const Compressed& p : parts) {
-    if (p.n_minor != minor) throw ValueError(std::string(call) + ": incompatible dimensions for the stacked blocks");
-    wide = wide || p.indptr.dtype() == Dtype::kInt64;
-    major += p.n_major;
-    nnz += p.data.size();
-    dtypes.push_back(p.data.dtype());
-  }
-  const Dtype idx = index_dtype(std::max(nnz, minor), wide ? Dtype::kInt64 : Dtype::kInt32);
+  const StackTotals t = stack_totals(parts, true, call);
+  const Dtype idx = index_dtype(std::max(t.nnz, t.across), t.wide ? Dtype::kInt64 : Dtype::kInt32);
   Device& device = parts[0].data.device();
+  std::vector<Array> data, indices, indptr;
   int64_t before = 0;
   for (const Compressed& p : parts) {
     data.push_back(p.data);
@@ -205,8 +220,8 @@ Compressed stack_major(const std::vector<Compressed>& parts, const char* call) {
     before += p.data.size();
   }
   indptr.push_back(full(Shape{1}, Scalar(before), idx, Order::kC, device));
-  return Compressed{join(data, promote_all(dtypes, Dtype::kFloat64), device), join(indices, idx, device),
-                    join(indptr, idx, device), major, minor};
+  return Compressed{join(data, t.dtype, device), join(indices, idx, device), join(indptr, idx, device), t.along,
+                    t.across};
 }
 
 // Compressed matrices side by side along the minor axis: row r of the
@@ -215,18 +230,8 @@ Compressed stack_major(const std::vector<Compressed>& parts, const char* call) {
 Compressed stack_minor(const std::vector<Compressed>& parts, const char* call) {
   if (parts.empty()) throw ValueError(std::string(call) + ": Missing block matrices");
   if (parts.size() == 1) return parts[0];
-  const int64_t major = parts[0].n_major;
-  int64_t minor = 0, nnz = 0;
-  bool wide = false;
-  std::vector<Dtype> dtypes;
-  for (const Compressed& p : parts) {
-    if (p.n_major != major) throw ValueError(std::string(call) + ": Mismatching dimensions of the stacked blocks");
-    wide = wide || p.indptr.dtype() == Dtype::kInt64;
-    minor += p.n_minor;
-    nnz += p.data.size();
-    dtypes.push_back(p.data.dtype());
-  }
-  const Dtype idx = index_dtype(std::max(minor - 1, nnz), wide ? Dtype::kInt64 : Dtype::kInt32);
+  const StackTotals t = stack_totals(parts, false, call);
+  const Dtype idx = index_dtype(std::max(t.along - 1, t.nnz), t.wide ? Dtype::kInt64 : Dtype::kInt32);
   Device& device = parts[0].data.device();
   SparseBackend& be = backend_of(parts[0].data, call);
   std::vector<Array> data, majors, minors;
@@ -237,8 +242,8 @@ Compressed stack_minor(const std::vector<Compressed>& parts, const char* call) {
     minors.push_back(add(p.indices.astype(idx), Scalar(before)));
     before += p.n_minor;
   }
-  return be.compress(join(majors, idx, device), join(minors, idx, device),
-                     join(data, promote_all(dtypes, Dtype::kFloat64), device), major, minor, false, idx);
+  return be.compress(join(majors, idx, device), join(minors, idx, device), join(data, t.dtype, device), t.across,
+                     t.along, false, idx);
 }
 
 template <class M>
@@ -324,11 +329,12 @@ std::tuple<Array, Array, Array> find(const CooMatrix& a) {
 namespace {
 
 // `count` distinct values of [0, total) in random order: a partial shuffle
-// when they are a large share of the range, else Floyd's sampling.
+// of the whole range when they are a large share of a small range, else
+// Floyd's sampling (memory in proportion to `count`, not to the range).
 std::vector<int64_t> distinct_sample(int64_t total, int64_t count, std::mt19937_64& gen) {
   std::vector<int64_t> out;
   out.reserve(static_cast<size_t>(count));
-  if (count * 4 >= total) {
+  if (count * 4 >= total && total <= (int64_t{1} << 24)) {
     std::vector<int64_t> all(static_cast<size_t>(total));
     for (int64_t i = 0; i < total; ++i) all[static_cast<size_t>(i)] = i;
     for (int64_t i = 0; i < count; ++i) {

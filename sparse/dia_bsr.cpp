@@ -107,6 +107,12 @@ DiaMatrix make_dia(const Array& data_in, const Array& offsets_in, Shape2 shape) 
   if (std::adjacent_find(k.begin(), k.end()) != k.end())
     throw ValueError(call + ": offset array contains duplicate values");
   const Dtype idx = index_dtype(std::max(shape.rows, shape.cols));
+  // Offsets are stored in the index dtype; one it cannot hold would wrap
+  // into another diagonal.
+  if (!k.empty() && idx == Dtype::kInt32 &&
+      (k.front() < std::numeric_limits<int32_t>::min() || k.back() > std::numeric_limits<int32_t>::max()))
+    throw ValueError(call + ": offset " + std::to_string(k.front() < 0 ? k.front() : k.back()) +
+                     " does not fit the index dtype int32");
   return DiaMatrix{contiguous(data), contiguous_as(offsets, idx), shape};
 }
 

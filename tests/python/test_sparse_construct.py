@@ -451,3 +451,11 @@ def test_block_diag_int64_indices():
 def test_random_array_other_ranks_are_value_error():
     with pytest.raises(ValueError, match="2-d"):
         ks.random_array((3, 4, 5), density=0.1)
+
+
+def test_scipy_inputs_keep_their_kind_and_fast_paths():
+    a = values((3, 3), numpy.float64, seed=31)
+    check_same(ks.vstack([sps.csr_array(a), sps.csr_array(a)]), sps.vstack([sps.csr_array(a), sps.csr_array(a)]))
+    check_same(ks.hstack([sps.csc_matrix(a), ks.csc_matrix(a)]), sps.hstack([sps.csc_matrix(a), sps.csc_matrix(a)]))
+    check_same(ks.tril(sps.csr_array(a)), sps.tril(sps.csr_array(a)))
+    check_same(ks.kron(sps.coo_array(a), a), sps.kron(sps.coo_array(a), a))

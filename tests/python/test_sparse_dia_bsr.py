@@ -479,3 +479,8 @@ def test_bsr_dia_scalar_products_keep_format(dtype):
         for got, want in ((k * 3, s * 3), (-k, -s), (k / 2, s / 2)):
             assert got.format == want.format and got.dtype == want.dtype
             numpy.testing.assert_allclose(np_(got.toarray()), want.toarray())
+
+
+def test_dia_offset_beyond_index_dtype_is_value_error():
+    with pytest.raises(ValueError, match="does not fit"):
+        ks.dia_array((numpy.ones((1, 3)), numpy.array([2**40])), shape=(3, 3))

@@ -10,7 +10,7 @@ import warnings
 
 import numpy
 
-from kumo.sparse._base import _CLASSES, _asarray, _convert, _spbase, _sp, sparray
+from kumo.sparse._base import _CLASSES, _asarray, _convert, _is_scipy_sparse, _sp, _spbase, sparray
 from kumo.sparse._bsr import bsr_array, bsr_matrix  # noqa: F401 (registers the format)
 from kumo.sparse._dia import dia_array, dia_matrix
 from kumo.sparse._formats import coo_array, coo_matrix
@@ -22,8 +22,26 @@ def _wrap(m, fmt, is_array):
     return _CLASSES[(fmt, is_array)]._wrap(m)
 
 
+def _is_sparray(x):
+    """Whether x is a sparse array (kumo's or SciPy's), not a matrix."""
+    if isinstance(x, sparray):
+        return True
+    if _is_scipy_sparse(x):
+        import scipy.sparse
+        return isinstance(x, scipy.sparse.sparray)
+    return False
+
+
 def _any_array(*objs):
-    return any(isinstance(o, sparray) for o in objs)
+    return any(_is_sparray(o) for o in objs)
+
+
+def _as_kumo(b):
+    """A SciPy sparse block as the kumo object of its format and kind; anything else as it is."""
+    if _is_scipy_sparse(b):
+        fmt = b.format if (b.format, True) in _CLASSES else "csr"
+        return _CLASSES[(fmt, _is_sparray(b))](b)
+    return b
 
 
 def _as_coo(a, is_array=True):
@@ -185,6 +203,7 @@ def _grid(blocks):
 
 
 def _block(rows, format, dtype, is_array):
+    rows = [[_as_kumo(b) for b in r] for r in rows]
     flat = [b for r in rows for b in r]
     n_rows, n_cols = len(rows), len(rows[0]) if rows else 0
     for fmt in ("csr", "csc"):
@@ -253,13 +272,13 @@ def block_diag(mats, format=None, dtype=None):
 
 def tril(A, k=0, format=None):
     """Entries on and below diagonal k (scipy.sparse.tril), COO unless format says otherwise."""
-    is_array = isinstance(A, sparray)
+    is_array = _is_sparray(A)
     return _wrap(_sp.tril(_as_coo(A, is_array), operator.index(k)), "coo", is_array).asformat(format)
 
 
 def triu(A, k=0, format=None):
     """Entries on and above diagonal k (scipy.sparse.triu)."""
-    is_array = isinstance(A, sparray)
+    is_array = _is_sparray(A)
     return _wrap(_sp.triu(_as_coo(A, is_array), operator.index(k)), "coo", is_array).asformat(format)
 
 
