@@ -107,6 +107,15 @@ def main(argv=None):
         print(f"| {gpus} | {comm * 1e3:.1f} | {it * 1e3:.1f} | {base / it:.2f} | {node / it:.2f} |")
     print(f"ChainerMN published at {PUBLISHED['gpus']} GPUs: {PUBLISHED['efficiency_vs_1_gpu']:.2f} vs 1 GPU, "
           f"{PUBLISHED['efficiency_vs_8_gpu_node']:.2f} vs one 8-GPU node")
+    # The inter-node bus bandwidth at which the model reproduces the published
+    # efficiency: T_allreduce = compute (1 / efficiency - 1).
+    gpus = PUBLISHED["gpus"]
+    needed = COMPUTE_SECONDS * (1 / PUBLISHED["efficiency_vs_1_gpu"] - 1)
+    latency = 2 * (gpus - 1) * LINKS["inter_node"]["alpha"]
+    implied = 2 * (gpus - 1) / gpus * RESNET50_GRADIENT_BYTES / (needed - latency)
+    print(f"the model meets the published {PUBLISHED['efficiency_vs_1_gpu']:.2f} at {gpus} GPUs with an all-reduce of "
+          f"{needed * 1e3:.1f} ms, i.e. an effective inter-node bus bandwidth of {implied / 1e9:.2f} GB/s "
+          f"(assumed above: {LINKS['inter_node']['busbw'] / 1e9:.0f} GB/s)")
     return 0
 
 
