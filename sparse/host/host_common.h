@@ -173,9 +173,14 @@ struct RowSink {
 // make_worker() (its scratch lives as long as the thread's share of the
 // work): worker(r, sink) appends row r. Returns the compressed matrix of
 // n_major rows, with index dtype `index_dtype` or int64 when its nnz needs it.
+// `bound`, when given, is a running sum over rows of an upper bound on their
+// lengths: each sink reserves that much (at most kReserveMax entries), so
+// the common case grows no buffer.
+constexpr int64_t kReserveMax = int64_t{1} << 20;
+
 template <class V, class I, class MakeWorker>
 Compressed build_rows(const std::vector<int64_t>& parts, int64_t n_major, int64_t n_minor, Dtype value_dtype,
-                      Dtype index_dtype, const MakeWorker& make_worker) {
+                      Dtype index_dtype, const MakeWorker& make_worker, const int64_t* bound = nullptr) {
   const int64_t n_parts = static_cast<int64_t>(parts.size()) - 1;
   std::vector<RowSink<V, I>> sinks(static_cast<size_t>(n_parts));
   std::vector<int64_t> indptr(static_cast<size_t>(n_major + 1), 0);
@@ -185,6 +190,11 @@ Compressed build_rows(const std::vector<int64_t>& parts, int64_t n_major, int64_
     for (int64_t p = next.fetch_add(1, std::memory_order_relaxed); p < n_parts;
          p = next.fetch_add(1, std::memory_order_relaxed)) {
       RowSink<V, I>& sink = sinks[static_cast<size_t>(p)];
+      if (bound) {
+        const size_t want = static_cast<size_t>(std::min(bound[parts[p + 1]] - bound[parts[p]], kReserveMax));
+        sink.idx.reserve(want);
+        sink.val.reserve(want);
+      }
       for (int64_t r = parts[p]; r < parts[p + 1]; ++r) {
         const size_t before = sink.idx.size();
         worker(r, sink);

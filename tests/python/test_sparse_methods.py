@@ -298,3 +298,16 @@ def test_resize(fmt, shape):
     same_sparse(k, s)
     with pytest.raises(ValueError):
         k.resize((-1, 2))
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0)])
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_empty_matrices(fmt, shape):
+    k = getattr(ks, f"{fmt}_matrix")(shape)
+    s = getattr(sps, f"{fmt}_matrix")(shape)
+    scalar_equal(k.sum(), s.sum())
+    for axis in (0, 1):
+        dense_equal(k.sum(axis=axis), s.sum(axis=axis))
+    scalar_equal(k.count_nonzero(), s.count_nonzero())
+    scalar_equal(k.trace(), s.trace())
+    assert k.nonzero()[0].shape == (0,)

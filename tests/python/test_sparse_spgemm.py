@@ -114,3 +114,13 @@ def test_dimension_mismatch(fmt):
         sa @ sa
     with pytest.raises(ValueError, match="dimension mismatch"):
         ka @ ka
+
+
+def test_many_multiply_adds_few_results():
+    # 7 * 10^7 multiply-adds for 10^4 results: past the size up to which rows
+    # are written in place, so rows are collected per part instead.
+    rng = numpy.random.default_rng(0)
+    a = rng.standard_normal((100, 7000))
+    b = rng.standard_normal((7000, 100))
+    r = ks.csr_array(a) @ ks.csr_array(b)
+    canonical_sparse(r, sps.csr_array(a) @ sps.csr_array(b))

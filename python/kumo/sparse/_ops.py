@@ -424,10 +424,8 @@ class _CompareMixin:
             if op(0, other):
                 _warn(f"Comparing a sparse matrix with a scalar {'greater' if other > 0 else 'less'} than zero "
                       f"using {name} is inefficient.")
-                filled = self._sibling(self._cmp_format())(_kumo().full(self.shape, other))
-                fn = complement if complement is not None else strict
-                res = self._sparse_compare(fn, self._sparse_operand(filled))
-                return self._all_but(res) if complement is not None else self._wrap_cmp(res)
+                # True at every implicit zero: the result is dense in all but type.
+                return self._sibling(self._cmp_format())(op(self.toarray(), other))
             return self._wrap_cmp(self._scalar_compare(name, other))
         if isinstance(other, _spbase) or _is_scipy_sparse(other):
             if self.shape != other.shape:
