@@ -18,6 +18,7 @@ command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 [ -f /usr/include/hwy/contrib/sort/vqsort.h ] || need_apt+=(libhwy-dev)
 [ -f /usr/include/oneapi/dnnl/dnnl.hpp ] || need_apt+=(libdnnl-dev)  # host convolutions (oneDNN)
 [ -f /usr/include/boost/context/detail/fcontext.hpp ] || need_apt+=(libboost-context-dev)  # CUDA host emulator fibers
+[ -f /usr/include/superlu/slu_ddefs.h ] || need_apt+=(libsuperlu-dev)  # sparse LU (kumo.sparse.linalg splu, spsolve)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[setup] apt-get install ${need_apt[*]}"
   apt-get update -qq

@@ -12,3 +12,4 @@ from kumo.sparse._formats import (coo_array, coo_matrix, csc_array, csc_matrix, 
 
 __all__ = ["coo_array", "coo_matrix", "csr_array", "csr_matrix", "csc_array", "csc_matrix", "sparray", "spmatrix",
            "issparse", "isspmatrix", "isspmatrix_coo", "isspmatrix_csr", "isspmatrix_csc"]
+from kumo.sparse import linalg  # noqa: E402,F401  (kumo.sparse.linalg, as scipy.sparse.linalg)
