@@ -8,7 +8,8 @@ to rtol 1e-8, in both libraries (target: kumo <= 1.0x SciPy's time). SciPy's
 cg is NumPy vector operations around a single-threaded SpMV; kumo's runs the
 SpMV and fused vector updates in C++ on all host threads. Both take the same
 iterations; the line after the timing reports them and the true residuals.
-Each solve takes tens of seconds: by default one timed run each after a warm-up run."""
+Each solve takes tens of seconds: by default one timed run each after a warm-up run.
+The timing line's "numpy" column is SciPy."""
 import argparse
 import time
 

@@ -6,6 +6,7 @@
 // back only to call Python callables.
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "bindings/convert.h"
 #include "sparse/linalg/eigsh.h"
+#include "sparse/linalg/expm_multiply.h"
 #include "sparse/linalg/isolve.h"
 #include "sparse/linalg/linear_operator.h"
 #include "sparse/linalg/norm.h"
@@ -224,6 +226,14 @@ void bind_sparse_linalg(py::module_& parent) {
     const auto wrap = [](const Array& x) { return x.defined() ? new_ndarray(Array(x)) : py::object(py::none()); };
     return py::make_tuple(wrap(r.u), wrap(r.s), wrap(r.vh), r.converged);
   });
+  m.def("expm_multiply", py::overload_cast<const sparse::CsrMatrix&, const Array&, double>(
+                             &sparse::linalg::expm_multiply),
+        py::arg("A"), py::arg("B"), py::arg("t"), py::call_guard<py::gil_scoped_release>());
+  m.def("expm_multiply", [](const LinearOperator& a, const Array& b, double t, std::complex<double> trace) {
+    py::gil_scoped_release release;
+    return sparse::linalg::expm_multiply(a, b, t, trace);
+  }, py::arg("A"), py::arg("B"), py::arg("t"), py::arg("trace"));
+  m.def("expm_multiply_interval", &sparse::linalg::expm_multiply_interval, py::call_guard<py::gil_scoped_release>());
   m.def("onenormest", [](const LinearOperator& a, int64_t t, int64_t itmax) {
     auto r = [&] {
       py::gil_scoped_release release;

@@ -47,6 +47,12 @@
 
 #include "random/generator.h"
 #include "sparse/sparse.h"
+#include "sparse/linalg/eigsh.h"
+#include "sparse/linalg/expm_multiply.h"
+#include "sparse/linalg/isolve.h"
+#include "sparse/linalg/linear_operator.h"
+#include "sparse/linalg/norm.h"
+#include "sparse/linalg/superlu.h"
 #include "autograd/autograd.h"
 #include "routines/special.h"
 #include "autograd/optimizers/optimizer.h"

@@ -12,6 +12,8 @@
 #include "core/host/thread_pool.h"
 #include "routines/creation.h"
 #include "routines/elementwise.h"
+#include "sparse/linalg/eigsh.h"
+#include "sparse/linalg/not_implemented.h"
 
 namespace kumo {
 namespace sparse {
@@ -145,6 +147,12 @@ Array matrix_norm(const CsrMatrix& c, const NormOrder& ord, int64_t row_axis) {
   if (ord.is(INFINITY)) return extreme(reduce_rows(lines(c, col_lines), RowOp::kSumAbs), true, sd);
   if (ord.is(-INFINITY)) return extreme(reduce_rows(lines(c, col_lines), RowOp::kSumAbs), false, sd);
   if (ord.is_none() || ord.is_fro()) return frobenius(c);
+  if (ord.is(2)) {
+    // The largest singular value, by svds as SciPy's (k = 1).
+    const SvdsResult r = svds(aslinearoperator(c), 1, Which::kLM, std::nullopt, std::nullopt, std::nullopt, 0, false);
+    return r.s.reshape(Shape{});
+  }
+  if (ord.is(-2)) throw NotImplementedError("kumo.sparse.linalg.norm: ord=-2 (the smallest singular value), as SciPy");
   throw ValueError("Invalid norm order for matrices.");
 }
 

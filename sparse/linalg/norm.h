@@ -22,8 +22,8 @@ namespace sparse {
 namespace linalg {
 
 // axis empty: the matrix norm for ord None/"fro" (Frobenius), 1, -1, inf,
-// -inf (ord 2 / -2 / "nuc" and other numbers are a ValueError naming the
-// call). One axis: vector norms along it for ord None/2, inf, -inf, 0, 1 and
+// -inf, 2 (the largest singular value, by svds); -2 is NotImplementedError
+// as in SciPy, "nuc" and other numbers a ValueError. One axis: vector norms along it for ord None/2, inf, -inf, 0, 1 and
 // any other number p ((sum |a|^p)^(1/p)); two axes: as none (in either order).
 Array norm(const CsrMatrix& a, kumo::linalg::NormOrder ord = {}, const std::vector<int64_t>& axis = {});
 Array norm(const CscMatrix& a, kumo::linalg::NormOrder ord = {}, const std::vector<int64_t>& axis = {});

@@ -72,6 +72,22 @@ def test_matrix_norms_with_axes(axis, ord):
     numpy.testing.assert_allclose(kla.norm(k, ord, axis=axis), spla.norm(s, ord, axis=axis), rtol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.complex128])
+def test_matrix_2_norm(dtype):
+    a = sps.random(30, 20, density=0.3, random_state=4, format="csr", dtype=numpy.float64).astype(dtype)
+    k = kla.norm(ks.csr_matrix(a), 2)
+    numpy.testing.assert_allclose(k, numpy.linalg.norm(a.toarray(), 2), rtol=1e-10)
+    numpy.testing.assert_allclose(k, spla.norm(a, 2), rtol=1e-10)
+
+
+def test_matrix_minus_2_norm_is_not_implemented_as_scipy():
+    k, s = both(matrix(numpy.float64), "csr")
+    with pytest.raises(NotImplementedError):
+        spla.norm(s, -2)
+    with pytest.raises(NotImplementedError):
+        kla.norm(k, -2)
+
+
 def test_duplicates_are_summed():
     row, col = numpy.array([0, 0, 1, 1]), numpy.array([1, 1, 0, 2])
     data = numpy.array([2.0, -3.0, 1.0, 4.0])
