@@ -435,3 +435,26 @@ def test_least_squares_rhs_mismatch(name):
     a = rect(10, 6, numpy.float64)
     with pytest.raises(ValueError):
         getattr(kla, name)(to_kumo(a, "csr"), kumo.ones(7))
+
+
+@pytest.mark.parametrize("name", ["cg", "bicgstab", "gmres"])
+def test_noncanonical_and_int64_index_matrices(name):
+    # Duplicates, unsorted indices and explicit zeros in the stored form, and
+    # int64 index arrays, mean the same operator as the canonical matrix.
+    a = SQUARE[name](N, numpy.float64).tocoo()
+    # Each entry stored twice (a quarter and three quarters of it), three
+    # explicit zeros, everything in reverse order.
+    row = numpy.concatenate([a.row, a.row, a.row[:3]])[::-1].astype(numpy.int64)
+    col = numpy.concatenate([a.col, a.col, a.col[:3]])[::-1].astype(numpy.int64)
+    data = numpy.concatenate([0.25 * a.data, 0.75 * a.data, numpy.zeros(3)])[::-1]
+    s = sps.coo_matrix((data, (row, col)), shape=a.shape)
+    # The same entries as a CSR matrix kept as stored (rows grouped, columns unsorted, duplicates).
+    order = numpy.argsort(row, kind="stable")
+    indptr = numpy.concatenate([[0], numpy.cumsum(numpy.bincount(row, minlength=N))]).astype(numpy.int64)
+    k = ks.csr_matrix((kumo.asarray(data[order]), kumo.asarray(col[order]), kumo.asarray(indptr)), shape=a.shape)
+    assert not k.has_canonical_format
+    b = rvec(N, numpy.float64)
+    x, info = getattr(kla, name)(k, kumo.asarray(b), rtol=1e-10)
+    ref, sinfo = getattr(spla, name)(s.tocsr(), b, rtol=1e-10)
+    assert info == sinfo == 0
+    numpy.testing.assert_allclose(np_(x), ref, rtol=1e-8, atol=1e-10)
