@@ -78,8 +78,8 @@ class Lanczos {
   // Runs until the k wanted Ritz values converge or maxiter restarts pass.
   void run(const Array& v0) {
     Array start = v0.defined() ? v0.reshape(Shape{n_}).astype(dtype_) : random_vector();
-    double nrm = norm2(start);
-    if (nrm == 0) start = random_vector(), nrm = norm2(start);
+    if (norm2(start) == 0) start = random_vector();  // a zero v0 spans nothing
+    const double nrm = norm2(start);
     set_row(0, kumo::multiply(start, Scalar(1.0 / nrm)));
     t_.assign(static_cast<size_t>(m_ * m_), 0.0);
     int64_t kept = 0;
@@ -159,7 +159,7 @@ class Lanczos {
       const Array c = orthogonalize(w, j + 1);
       t(j, j) = std::real(reinterpret_cast<const std::complex<double>*>(c.astype(Dtype::kComplex128).data())[j]);
       double beta = norm2(w);
-      if (beta <= std::numeric_limits<R>::epsilon() * std::max(wnorm, 1e-300)) {
+      if (beta <= std::numeric_limits<R>::epsilon() * wnorm) {
         // An invariant subspace: continue from a random vector orthogonal to it.
         w = random_vector();
         orthogonalize(w, j + 1);
