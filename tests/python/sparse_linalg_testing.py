@@ -1,4 +1,4 @@
-"""Shared helpers of the kumo.sparse.linalg tests: test matrices as SciPy
+"""What the kumo.sparse.linalg tests share: test matrices as SciPy
 objects and their kumo counterparts."""
 import numpy
 import scipy.sparse as sps
