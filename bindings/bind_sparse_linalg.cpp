@@ -199,7 +199,8 @@ void bind_sparse_linalg(py::module_& parent) {
   m.def("solver_value_dtype", [](py::handle d) { return numpy_dtype(sparse::linalg::solver_value_dtype(to_dtype_required(d))); });
   m.def("eigsh", [](const LinearOperator& a, int64_t k, const std::string& which, std::optional<Array> v0,
                    std::optional<int64_t> ncv, std::optional<int64_t> maxiter, double tol, bool vectors,
-                   std::optional<double> sigma, std::optional<LinearOperator> opinv) {
+                   std::optional<double> sigma, std::optional<LinearOperator> opinv,
+                   std::optional<LinearOperator> mop, std::optional<LinearOperator> minv) {
     sparse::linalg::EigshOptions o;
     o.k = k;
     o.which = which_of(which);
@@ -210,6 +211,8 @@ void bind_sparse_linalg(py::module_& parent) {
     o.return_eigenvectors = vectors;
     o.sigma = sigma;
     o.opinv = std::move(opinv);
+    o.m = std::move(mop);
+    o.minv = std::move(minv);
     auto r = [&] {
       py::gil_scoped_release release;
       return sparse::linalg::eigsh(a, o);

@@ -66,9 +66,11 @@ class Lanczos {
  public:
   using R = Real<T>;
 
-  Lanczos(const LinearOperator& op, int64_t n, int64_t k, int64_t m, Which which, double tol, int64_t maxiter,
-          Dtype dtype)
-      : op_(op), n_(n), k_(k), m_(m), which_(which), maxiter_(maxiter), dtype_(dtype) {
+  // b: the inner product's matrix B (x^H B y) of a generalized problem,
+  // absent for the Euclidean one.
+  Lanczos(const LinearOperator& op, std::optional<LinearOperator> b, int64_t n, int64_t k, int64_t m, Which which,
+          double tol, int64_t maxiter, Dtype dtype)
+      : op_(op), b_(std::move(b)), n_(n), k_(k), m_(m), which_(which), maxiter_(maxiter), dtype_(dtype) {
     const double eps = std::numeric_limits<R>::epsilon();
     tol_ = tol > 0 ? tol : eps;
     eps23_ = std::pow(eps, 2.0 / 3.0);
@@ -79,8 +81,7 @@ class Lanczos {
   void run(const Array& v0) {
     Array start = v0.defined() ? v0.reshape(Shape{n_}).astype(dtype_) : random_vector();
     if (norm2(start) == 0) start = random_vector();  // a zero v0 spans nothing
-    const double nrm = norm2(start);
-    set_row(0, kumo::multiply(start, Scalar(1.0 / nrm)));
+    set_row(0, start, 1.0 / b_norm(start, apply_b(start)));
     t_.assign(static_cast<size_t>(m_ * m_), 0.0);
     int64_t kept = 0;
     for (int64_t restart = 0;; ++restart) {
@@ -115,8 +116,19 @@ class Lanczos {
  private:
   // Basis vector i (a view), and src written into it.
   Array row(int64_t i) const { return v_.index({IndexItem(i)}); }
-  void set_row(int64_t i, const Array& src) const { src.astype(dtype_).copy_to(row(i)); }
   Array rows(int64_t count) const { return v_.index({IndexItem::slice(0, count, 1)}); }
+  // v_i = x * scale.
+  void set_row(int64_t i, const Array& x, double scale) const {
+    kumo::multiply(x, Scalar(scale)).astype(dtype_).copy_to(row(i));
+  }
+  Array apply_b(const Array& x) const { return b_ ? b_->matvec(x).astype(dtype_, Order::kC, true) : x; }
+  // sqrt(x^H B x) from x and B x.
+  double b_norm(const Array& x, const Array& bx) const {
+    if (!b_) return norm2(x);
+    const Array xh = host::kIsComplex<T> ? kumo::conj(x) : x;
+    const Array d = kumo::matmul(xh, bx).astype(Dtype::kComplex128);
+    return std::sqrt(std::max(0.0, reinterpret_cast<const std::complex<double>*>(d.data())->real()));
+  }
 
   static double norm2(const Array& x) {
     return kumo::linalg::norm(x).template item<double>();
@@ -133,16 +145,19 @@ class Lanczos {
     return r;
   }
 
-  // w minus its projection on the first `count` basis vectors (twice, for
-  // orthogonality to working precision); returns the projection's
-  // coefficients summed over both passes.
-  Array orthogonalize(Array& w, int64_t count) {
+  // w minus its B-projection on the first `count` basis vectors (twice,
+  // for orthogonality to working precision), with bw = B w; returns
+  // the projection's coefficients summed over both passes.
+  Array orthogonalize(Array& w, Array& bw, int64_t count) {
     const Array basis = rows(count);
     Array total;
     for (int pass = 0; pass < 2; ++pass) {
-      // c = V^H w; w -= V^T c (as row vectors: c = conj(V conj(w))).
-      Array c = host::kIsComplex<T> ? kumo::conj(kumo::matmul(basis, kumo::conj(w))) : kumo::matmul(basis, w);
+      // c = V^H B w; w -= V^T c (as row vectors: c = conj(V conj(B w))).
+      Array c = host::kIsComplex<T> ? kumo::conj(kumo::matmul(basis, kumo::conj(bw))) : kumo::matmul(basis, bw);
       w = kumo::subtract(w, kumo::matmul(c, basis)).astype(dtype_);
+      // B w afresh rather than updated: an updated one drifts, and dividing
+      // by a small beta (converging Ritz values) amplifies the drift.
+      bw = apply_b(w);
       total = pass == 0 ? c : kumo::add(total, c);
     }
     return total;
@@ -155,18 +170,20 @@ class Lanczos {
   void extend(int64_t from) {
     for (int64_t j = from; j < m_; ++j) {
       Array w = op_.matvec(row(j)).astype(dtype_, Order::kC, true);
-      const double wnorm = norm2(w);
-      const Array c = orthogonalize(w, j + 1);
+      Array bw = apply_b(w);
+      const double wnorm = b_norm(w, bw);
+      const Array c = orthogonalize(w, bw, j + 1);
       t(j, j) = std::real(reinterpret_cast<const std::complex<double>*>(c.astype(Dtype::kComplex128).data())[j]);
-      double beta = norm2(w);
+      double beta = b_norm(w, bw);
       if (beta <= std::numeric_limits<R>::epsilon() * wnorm) {
         // An invariant subspace: continue from a random vector orthogonal to it.
         w = random_vector();
-        orthogonalize(w, j + 1);
-        set_row(j + 1, kumo::multiply(w, Scalar(1.0 / norm2(w))));
+        bw = apply_b(w);
+        orthogonalize(w, bw, j + 1);
+        set_row(j + 1, w, 1.0 / b_norm(w, bw));
         beta = 0;
       } else {
-        set_row(j + 1, kumo::multiply(w, Scalar(1.0 / beta)));
+        set_row(j + 1, w, 1.0 / beta);
       }
       if (j + 1 < m_) t(j, j + 1) = t(j + 1, j) = beta;
       beta_ = beta;
@@ -203,7 +220,7 @@ class Lanczos {
     const Array ritz_vectors = combine(sel);
     const Array residual = row(m_).copy(Order::kC);
     ritz_vectors.copy_to(rows(kept));
-    set_row(kept, residual);
+    set_row(kept, residual, 1.0);
     std::vector<double> next(static_cast<size_t>(m_ * m_), 0.0);
     for (int64_t a = 0; a < kept; ++a) {
       next[static_cast<size_t>(a * m_ + a)] = theta_[sel[a]];
@@ -214,12 +231,13 @@ class Lanczos {
   }
 
   LinearOperator op_;
+  std::optional<LinearOperator> b_;
   int64_t n_, k_, m_;
   Which which_;
   int64_t maxiter_;
   Dtype dtype_;
   double tol_ = 0, eps23_ = 0, beta_ = 0;
-  Array v_;
+  Array v_;  // the basis, B-orthonormal
   std::vector<double> t_, theta_, y_;
   std::vector<int64_t> wanted_;
   bool converged_ = false;
@@ -241,12 +259,20 @@ EigshResult eigsh(const LinearOperator& a, const EigshOptions& o) {
   const int64_t maxiter = o.maxiter ? *o.maxiter : n * 10;
   if (maxiter <= 0) throw ValueError("maxiter must be positive, maxiter=" + std::to_string(maxiter));
   if (o.sigma && !o.opinv) throw ValueError(host::call_name(name) + ": sigma needs the operator (A - sigma I)^-1");
-  const LinearOperator& op = o.sigma ? *o.opinv : a;
+  if (o.m && o.sigma) throw ValueError(host::call_name(name) + ": M with sigma (shift-invert of a pencil) is not supported");
+  if (o.m && !o.minv) throw ValueError(host::call_name(name) + ": M needs the operator M^-1 (minv)");
+  if (o.m && (o.m->shape() != a.shape() || o.minv->shape() != a.shape()))
+    throw ValueError("wrong M dimensions (" + std::to_string(o.m->shape().rows) + ", " +
+                     std::to_string(o.m->shape().cols) + "), should be (" + std::to_string(n) + ", " +
+                     std::to_string(n) + ")");
+  // The generalized problem A x = lambda M x runs on M^-1 A, self-adjoint in
+  // the M inner product.
+  const LinearOperator op = o.sigma ? *o.opinv : o.m ? multiply(*o.minv, a) : a;
   const Dtype dtype = host::floating(a.dtype());
   EigshResult r;
   host::visit_float(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Lanczos<T> lz(op, n, o.k, ncv, o.which, o.tol, maxiter, dtype);
+    Lanczos<T> lz(op, o.m, n, o.k, ncv, o.which, o.tol, maxiter, dtype);
     lz.run(o.v0 ? *o.v0 : Array());
     std::vector<double> values;
     Array x;

@@ -35,6 +35,10 @@ struct EigshOptions {
   // and `which` applies to its eigenvalues nu; lambda = sigma + 1 / nu.
   std::optional<double> sigma;
   std::optional<LinearOperator> opinv;
+  // The generalized problem A x = lambda M x for Hermitian positive
+  // definite M (ARPACK's mode 2): m and minv = M^-1 both; eigenvectors are
+  // M-orthonormal. Not combined with sigma.
+  std::optional<LinearOperator> m, minv;
 };
 
 struct EigshResult {

@@ -3,6 +3,7 @@ SciPy's: eigenvalues, eigenvectors by residuals (up to sign/phase), which,
 shift-invert, and errors."""
 import numpy
 import pytest
+import scipy.linalg
 import scipy.sparse as sps
 import scipy.sparse.linalg as spla
 
@@ -103,6 +104,37 @@ def test_eigsh_v0_ncv_tol():
     w = kla.eigsh(to_kumo(a, "csr"), k=2, v0=kumo.asarray(rvec(N, numpy.float64)), ncv=10, tol=1e-6,
                   return_eigenvectors=False)
     numpy.testing.assert_allclose(numpy.sort(np_(w)), wanted(numpy.linalg.eigvalsh(a.toarray()), 2, "LM"), rtol=1e-5)
+
+
+@pytest.mark.parametrize("which", ["LM", "SA", "LA"])
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.complex128])
+def test_eigsh_generalized(which, dtype):
+    a = symmetric(N, dtype)
+    m = sps.csr_matrix(sps.diags(numpy.linspace(1, 3, N)) + 0.2 * sps.diags(numpy.ones(N - 1), 1)
+                       + 0.2 * sps.diags(numpy.ones(N - 1), -1), dtype=dtype)
+    w, v = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csc"), which=which)
+    w, v = np_(w), np_(v)
+    full = scipy.linalg.eigh(a.toarray(), m.toarray(), eigvals_only=True)
+    numpy.testing.assert_allclose(w, wanted(full, 4, which), rtol=1e-8)
+    sw = spla.eigsh(a, k=4, M=m, which=which, return_eigenvectors=False)
+    numpy.testing.assert_allclose(w, numpy.sort(sw), rtol=1e-8)
+    # A v = w M v, and the vectors are M-orthonormal, as ARPACK's.
+    numpy.testing.assert_allclose(a @ v, (m @ v) * w, atol=1e-8)
+    numpy.testing.assert_allclose(v.conj().T @ (m @ v), numpy.eye(4), atol=1e-8)
+
+
+def test_eigsh_generalized_with_minv_operator():
+    a = symmetric(N, numpy.float64)
+    d = numpy.linspace(1, 3, N)
+    m = sps.diags(d).tocsr()
+    dk, ik = kumo.asarray(d), kumo.asarray(1 / d)
+    mop = kla.LinearOperator(a.shape, matvec=lambda x: dk * x, dtype=numpy.float64)
+    minv = kla.LinearOperator(a.shape, matvec=lambda x: ik * x, dtype=numpy.float64)
+    w = kla.eigsh(to_kumo(a, "csr"), k=3, M=mop, Minv=minv, which="LA", return_eigenvectors=False)
+    full = scipy.linalg.eigh(a.toarray(), m.toarray(), eigvals_only=True)
+    numpy.testing.assert_allclose(np_(w), wanted(full, 3, "LA"), rtol=1e-8)
+    with pytest.raises(TypeError, match="Minv"):
+        kla.eigsh(to_kumo(a, "csr"), k=3, M=mop)
 
 
 def test_eigsh_no_convergence():

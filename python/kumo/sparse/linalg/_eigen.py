@@ -48,11 +48,16 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
 
     which: 'LM', 'SM', 'LA', 'SA' or 'BE'; sigma: shift-invert around sigma
     (A - sigma I is factored by SuperLU unless OPinv is given), `which` then
-    refers to 1 / (lambda - sigma). Raises ArpackNoConvergence with the
-    converged pairs when maxiter restarts do not suffice. The generalized
-    problem (M, Minv) and the buckling/cayley modes are not supported."""
-    if M is not None or Minv is not None:
-        raise TypeError("kumo.sparse.linalg.eigsh: the generalized eigenproblem (M, Minv) is not supported")
+    refers to 1 / (lambda - sigma). M (Hermitian positive definite) makes
+    it the generalized problem A x = lambda M x, with M-orthonormal
+    eigenvectors; M^-1 is Minv or a SuperLU factorization of M (an operator
+    M needs Minv). Raises ArpackNoConvergence with the converged pairs when
+    maxiter restarts do not suffice. M with sigma and the buckling/cayley
+    modes are not supported."""
+    if Minv is not None and M is None:
+        raise ValueError("Minv given without M")
+    if M is not None and sigma is not None:
+        raise TypeError("kumo.sparse.linalg.eigsh: M with sigma (shift-invert of a pencil) is not supported")
     if mode != "normal":
         raise ValueError(f"kumo.sparse.linalg.eigsh: mode={mode!r} is not supported (only 'normal')")
     if which not in _WHICH:
@@ -75,6 +80,9 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
                             "or reduce k.")
         if not dense:
             raise TypeError("Cannot use scipy.linalg.eigh for LinearOperator A with k >= N.")
+        if M is not None:
+            raise TypeError("kumo.sparse.linalg.eigsh: k >= N with M needs a dense generalized eigensolver, "
+                            "which kumo.linalg does not have; reduce k")
         from kumo import linalg
         if return_eigenvectors:
             return linalg.eigh(_asarray(A))
@@ -82,9 +90,24 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     opinv = None
     if sigma is not None:
         opinv = aslinearoperator(OPinv)._operator() if OPinv is not None else _shift_invert(A, sigma)._operator()
+    m = minv = None
+    if M is not None:
+        mop = aslinearoperator(M)
+        if mop.shape != op.shape:
+            raise ValueError(f"wrong M dimensions {mop.shape}, should be {op.shape}")
+        if Minv is None:
+            if isinstance(M, LinearOperator) or hasattr(M, "matvec"):
+                raise TypeError("kumo.sparse.linalg.eigsh: a LinearOperator M needs Minv")
+            from kumo.sparse.linalg._dsolve import splu
+            from kumo.sparse import csc_matrix
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                lu = splu(csc_matrix(M) if issparse(M) else csc_matrix(_asarray(M)))
+            Minv = LinearOperator(op.shape, matvec=lu.solve, rmatvec=lu.solve, dtype=lu._f.dtype)
+        m, minv = mop._operator(), aslinearoperator(Minv)._operator()
     v0 = None if v0 is None else _asarray(v0)
     w, v, converged = _ops.eigsh(op._operator(), int(k), which, v0, ncv, maxiter, float(tol),
-                                 bool(return_eigenvectors), None if sigma is None else float(sigma), opinv)
+                                 bool(return_eigenvectors), None if sigma is None else float(sigma), opinv, m, minv)
     if not converged:
         raise ArpackNoConvergence(f"ARPACK error -1: No convergence ({maxiter} iterations, {w.shape[0]}/{k} "
                                   "eigenvectors converged)", w, v)
