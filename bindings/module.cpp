@@ -39,6 +39,7 @@ void bind_autograd_graph(py::module_& m);
 void bind_optimizers(py::module_& m);
 void bind_raw(py::module_& m);  // bind_raw.cpp (kumo.RawModule, kumo.RawKernel)
 void bind_sparse(py::module_& m);  // bind_sparse.cpp (kumo.sparse)
+void bind_sparse_linalg(py::module_& m);  // bind_sparse_linalg.cpp (kumo.sparse.linalg)
 
 namespace {
 
@@ -144,6 +145,7 @@ PYBIND11_MODULE(_core, m) {
   bind_optimizers(m);
   bind_raw(m);
   bind_sparse(m);
+  bind_sparse_linalg(m);
   py::module_ cuda = m.def_submodule("cuda", "CUDA backend (plugin) access");
   bind_cuda(cuda);
 

@@ -20,6 +20,7 @@ command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 [ -f /usr/include/boost/context/detail/fcontext.hpp ] || need_apt+=(libboost-context-dev)  # CUDA host emulator fibers
 # kumo.distributed: MPI (mpiexec and the headers/library the C++ layer binds)
 { command -v mpiexec && command -v mpicc; } >/dev/null 2>&1 || need_apt+=(openmpi-bin libopenmpi-dev)
+[ -f /usr/include/superlu/slu_ddefs.h ] || need_apt+=(libsuperlu-dev)  # sparse LU (kumo.sparse.linalg splu, spsolve)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[setup] apt-get install ${need_apt[*]}"
   apt-get update -qq

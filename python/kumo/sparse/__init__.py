@@ -23,3 +23,4 @@ __all__ = ["coo_array", "coo_matrix", "csr_array", "csr_matrix", "csc_array", "c
            "eye", "eye_array", "identity", "diags", "diags_array", "spdiags", "random", "random_array", "kron",
            "kronsum", "hstack", "vstack", "bmat", "block_array", "block_diag", "tril", "triu", "find",
            "save_npz", "load_npz", "SparseWarning", "SparseEfficiencyWarning"]
+from kumo.sparse import linalg  # noqa: E402,F401  (kumo.sparse.linalg, as scipy.sparse.linalg)

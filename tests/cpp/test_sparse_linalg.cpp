@@ -1,0 +1,94 @@
+// kumo::sparse::linalg from C++: the solvers, norms, SuperLU and eigsh on a
+// 1-d Laplacian (tridiagonal, symmetric positive definite) whose solutions
+// and eigenvalues are known in closed form.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "kumo/kumo.h"
+
+using namespace kumo;
+using namespace kumo::sparse::linalg;
+
+namespace {
+
+// tridiag(-1, 2, -1) of order n in CSR.
+sparse::CsrMatrix laplacian(int64_t n) {
+  std::vector<double> data;
+  std::vector<int32_t> indices, indptr{0};
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = i - 1; j <= i + 1; ++j) {
+      if (j < 0 || j >= n) continue;
+      data.push_back(i == j ? 2.0 : -1.0);
+      indices.push_back(static_cast<int32_t>(j));
+    }
+    indptr.push_back(static_cast<int32_t>(data.size()));
+  }
+  return sparse::make_csr(asarray(data), asarray(indices), asarray(indptr), sparse::Shape2{n, n});
+}
+
+// max |A x - b| for the Laplacian.
+double residual(const sparse::CsrMatrix& a, const Array& x, const Array& b) {
+  const std::vector<double> r = subtract(sparse::matmul(a, x), b).to_vector<double>();
+  double m = 0;
+  for (double v : r) m = std::max(m, std::abs(v));
+  return m;
+}
+
+TEST(SparseLinalg, KrylovSolversSolveTheLaplacian) {
+  const int64_t n = 200;
+  const sparse::CsrMatrix a = laplacian(n);
+  const Array b = ones(Shape{n});
+  SolverOptions o;
+  o.rtol = 1e-10;
+  const LinearOperator op = aslinearoperator(a);
+  for (auto solve : {cg, bicg, bicgstab, cgs}) {
+    const SolveResult r = solve(op, b, o);
+    EXPECT_EQ(r.info, 0);
+    EXPECT_LT(residual(a, r.x, b), 1e-6);
+  }
+  GmresOptions g;
+  g.rtol = 1e-10;
+  g.restart = 250;
+  EXPECT_EQ(gmres(op, b, g).info, 0);
+  MinresOptions m;
+  m.rtol = 1e-12;
+  EXPECT_LT(residual(a, minres(op, b, m).x, b), 1e-6);
+}
+
+TEST(SparseLinalg, CgReportsMaxiter) {
+  SolverOptions o;
+  o.maxiter = 3;
+  o.rtol = 1e-12;
+  EXPECT_EQ(cg(aslinearoperator(laplacian(100)), ones(Shape{100}), o).info, 3);
+}
+
+TEST(SparseLinalg, SpluSolvesAndNormsAreExact) {
+  const int64_t n = 50;
+  const sparse::CsrMatrix a = laplacian(n);
+  const Array b = ones(Shape{n});
+  const SuperLU lu = splu(sparse::tocsc(a));
+  EXPECT_LT(residual(a, lu.solve(b), b), 1e-10);
+  EXPECT_FALSE(spsolve(a, b).singular);
+  EXPECT_DOUBLE_EQ(norm(a, kumo::linalg::NormOrder(1.0)).astype(Dtype::kFloat64).item<double>(), 4.0);
+  EXPECT_NEAR(onenormest(aslinearoperator(a)).est, 4.0, 1e-12);
+}
+
+TEST(SparseLinalg, EigshFindsTheLaplacianSpectrum) {
+  const int64_t n = 100;
+  EigshOptions o;
+  o.k = 3;
+  o.which = Which::kLA;
+  const EigshResult r = eigsh(aslinearoperator(laplacian(n)), o);
+  ASSERT_TRUE(r.converged);
+  const std::vector<double> w = r.w.to_vector<double>();
+  // Eigenvalues 2 - 2 cos(j pi / (n + 1)), j = n - 2 .. n.
+  for (int i = 0; i < 3; ++i) {
+    const double j = static_cast<double>(n - 2 + i);
+    EXPECT_NEAR(w[i], 2.0 - 2.0 * std::cos(j * M_PI / static_cast<double>(n + 1)), 1e-10);
+  }
+}
+
+}  // namespace
