@@ -90,7 +90,7 @@ def test_spsolve_errors():
 
 def test_spsolve_converts_other_input_with_warning():
     a = general(6, numpy.float64)
-    with pytest.warns(UserWarning, match="CSC or CSR"):
+    with pytest.warns(kumo.sparse.SparseEfficiencyWarning, match="CSC or CSR"):
         x = kla.spsolve(to_kumo(a, "coo"), kumo.ones(6))
     numpy.testing.assert_allclose(np_(x), spla.spsolve(a.tocsc(), numpy.ones(6)), rtol=1e-12)
 
@@ -156,7 +156,7 @@ def test_splu_errors():
 
 def test_splu_converts_csr_with_warning():
     a = general(8, numpy.float64)
-    with pytest.warns(UserWarning, match="CSC"):
+    with pytest.warns(kumo.sparse.SparseEfficiencyWarning, match="CSC"):
         lu = kla.splu(to_kumo(a, "csr"))
     numpy.testing.assert_allclose(np_(lu.solve(kumo.ones(8))), numpy.linalg.solve(a.toarray(), numpy.ones(8)))
 
