@@ -86,11 +86,12 @@ def allreduce_seconds(nbytes, gpus, alpha_intra):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("measurements", help="the JSON of bench_distributed.py --json")
+    parser.add_argument("--min-bytes", type=float, default=0, help="fit only sizes from this")
     parser.add_argument("--max-bytes", type=float, default=float("inf"),
                         help="fit only sizes up to this (larger ones are noisy on a loaded machine)")
     args = parser.parse_args(argv)
     with open(args.measurements) as f:
-        points = [p for p in measured_points(json.load(f)) if p["bytes"] <= args.max_bytes]
+        points = [p for p in measured_points(json.load(f)) if args.min_bytes <= p["bytes"] <= args.max_bytes]
     alpha, bandwidth, rel_err = fit(points)
     print(f"fit to {len(points)} measured all-reduces: alpha = {alpha * 1e6:.2f} us per step, "
           f"B = {bandwidth / 1e9:.2f} GB/s; relative error median {numpy.median(rel_err):.1%}, "
