@@ -1,4 +1,4 @@
-"""A hung peer becomes CommunicationTimeoutError on the others within
+"""A dead peer ends the job with mpiexec's report; a hung peer becomes CommunicationTimeoutError on the others within
 KUMO_DISTRIBUTED_TIMEOUT and the job ends (MPI_Abort) instead of hanging;
 a parameter whose shape or dtype differs between processes is a ValueError
 naming it at the optimizer's setup, on every process."""
@@ -37,6 +37,19 @@ def test_hung_peer_aborts_the_job_with_blocking_calls(n):
     # whichever waiting process's watchdog fires first reports and aborts
     assert re.search(r"allreduce on rank \d of %d did not complete within 2 s" % n, text)
     assert "aborting the job" in text
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_dead_peer_ends_the_job_with_a_report(n):
+    # The timeout is long: the job must end because mpiexec sees the process
+    # die, not because the survivors' wait expires.
+    start = time.time()
+    proc = mpirun(n, "failures.py", "die", env={"KUMO_DISTRIBUTED_TIMEOUT": "60"}, check=False, timeout=100)
+    assert time.time() - start < 30, "the job waited for the dead process"
+    assert proc.returncode != 0
+    text = proc.stdout + proc.stderr
+    assert "exited with non-zero status" in text
+    assert "Exit code:    3" in text
 
 
 @pytest.mark.parametrize("case,expected", [("shape", "is float32 (6, 3) on rank {last} but float32 (5, 3) on rank 0"),

@@ -1,8 +1,11 @@
 """Failure cases. `hang`: the last rank sleeps instead of joining an
 allreduce; the others must raise CommunicationTimeoutError within
 KUMO_DISTRIBUTED_TIMEOUT and the job must end (aborted), not hang.
+`die`: the last rank exits at once (as a crash would, without finalizing
+MPI) while the others enter an allreduce; the job must end, reported.
 `mismatch`: the last rank's model has a parameter of another shape (or
 dtype); the optimizer's setup must raise ValueError naming it everywhere."""
+import os
 import sys
 import time
 
@@ -24,6 +27,11 @@ if case == "hang":
         except kd.CommunicationTimeoutError as e:
             print("rank %d raised after %.1f s: %s" % (comm.rank, time.time() - start, e), flush=True)
             raise
+elif case == "die":
+    if last:
+        os._exit(3)
+    comm.allreduce(kumo.ones(4))
+    time.sleep(60)  # never reached by a correct abort: the job ends first
 elif case in ("shape", "dtype"):
     model = L.Classifier(L.Linear(3, 5 if not (last and case == "shape") else 6))
     if last and case == "dtype":
