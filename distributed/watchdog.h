@@ -19,7 +19,7 @@ class WatchdogScope {
   WatchdogScope& operator=(const WatchdogScope&) = delete;
 
  private:
-  long long token_ = -1;
+  bool armed_ = false;
 };
 
 }  // namespace distributed
