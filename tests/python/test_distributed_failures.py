@@ -23,7 +23,9 @@ def test_hung_peer_times_out_and_the_job_ends(n):
     text = proc.stdout + proc.stderr
     assert "CommunicationTimeoutError" in text
     assert "did not complete within 2 s" in text
-    assert "rank 0 raised after" in text
+    # Every waiting rank times out; whichever raises first ends the job, and
+    # Open MPI may kill the others before they print.
+    assert re.search(r"rank [0-%d] raised after" % (n - 2), text)
 
 
 @pytest.mark.parametrize("n", [2, 3])
