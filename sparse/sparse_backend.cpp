@@ -20,5 +20,9 @@ SparseBackend& sparse_backend(const Device& device, const char* call) {
                     " in this build; move the arrays to the host (to_device(\"cpu\"))");
 }
 
+int64_t SparseBackend::solve_qr(const Compressed&, const Array&, double, const Array&) {
+  throw DeviceError("kumo.sparse.linalg.spsolve: the " + name() + " sparse backend has no device solver");
+}
+
 }  // namespace sparse
 }  // namespace kumo

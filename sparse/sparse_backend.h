@@ -137,6 +137,18 @@ class SparseBackend {
   // The BSR (data (nblocks, R, C)) of the CSR matrix `a`: blocks in order of
   // first occurrence within each block row, duplicates summed.
   virtual Compressed csr_to_bsr(const Compressed& a, int64_t r, int64_t c) = 0;
+
+  // ---- direct solver (sparse/linalg/superlu.h's spsolve on a device) ----
+  // Whether solve_qr is available: a backend of device memory whose library
+  // factors sparse matrices there (cuSOLVER's sparse QR). The host solves
+  // with SuperLU instead.
+  virtual bool has_device_solver() const { return false; }
+  // x (written, n) with A x = b for a square canonical CSR A with 32-bit
+  // indices and b (n) of A's dtype, contiguous, on the backend's device, by
+  // a sparse QR factorization with `tol` as its singularity threshold.
+  // Returns -1, or the first row where A was found singular (x is then not
+  // a solution).
+  virtual int64_t solve_qr(const Compressed& a, const Array& b, double tol, const Array& x);
 };
 
 // The backend for arrays on `device`: the host backend for host arrays (or

@@ -9,6 +9,7 @@
 
 #include "core/cuda/cuda_common.h"
 #include "core/errors.h"
+#include "sparse/cuda/cusolver_sparse_qr.h"
 #include "sparse/portable_sparse.h"
 
 namespace kumo {
@@ -155,6 +156,11 @@ cusparseHandle_t bound_handle(Device& device, const std::string& detail) {
 class CusparseBackend final : public PortableSparseBackend {
  public:
   std::string name() const override { return "cuSPARSE"; }
+
+  bool has_device_solver() const override { return true; }
+  int64_t solve_qr(const Compressed& a, const Array& b, double tol, const Array& x) override {
+    return cusolver_csr_qr_solve(a, b, tol, x);
+  }
 
   // SpMV (one column) and SpMM (row-major dense operands) with cuSPARSE's
   // default algorithms; A^T x is the same CSR with the transpose operation.

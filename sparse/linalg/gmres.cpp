@@ -62,7 +62,7 @@ SolveResult gmres_typed(const LinearOperator& a, const Array& b, const GmresOpti
   std::vector<T> h(static_cast<size_t>(restart * ld)), sn(static_cast<size_t>(restart)), g(static_cast<size_t>(ld));
   std::vector<R> cs(static_cast<size_t>(restart));
   std::vector<Vec<T>> v(static_cast<size_t>(restart + 1));
-  for (auto& vk : v) vk = new_vec<T>(n, s.dtype);
+  for (auto& vk : v) vk = new_vec(s.b);
   const auto H = [&](int64_t row, int64_t col) -> T& { return h[static_cast<size_t>(col * ld + row)]; };
 
   Vec<T> x = s.x;
@@ -77,10 +77,7 @@ SolveResult gmres_typed(const LinearOperator& a, const Array& b, const GmresOpti
     const Vec<T> z = psolve(s, r, name);
     const R beta = nrm2(z);
     {
-      const T inv = T(R(1) / beta);
-      blocks_for(n, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) v[0].p[i] = z.p[i] * inv;
-      });
+      scaled(T(R(1) / beta), z, v[0]);
     }
     std::fill(g.begin(), g.end(), T(0));
     g[0] = T(beta);
@@ -105,10 +102,7 @@ SolveResult gmres_typed(const LinearOperator& a, const Array& b, const GmresOpti
         breakdown = true;
         assign(next, w);
       } else {
-        const T inv = T(R(1) / h1);
-        blocks_for(n, [&](int64_t lo, int64_t hi) {
-          for (int64_t i = lo; i < hi; ++i) next.p[i] = w.p[i] * inv;
-        });
+        scaled(T(R(1) / h1), w, next);
       }
       for (int64_t k = 0; k < col; ++k) {
         const T n0 = H(k, col), n1 = H(k + 1, col);
@@ -141,15 +135,19 @@ SolveResult gmres_typed(const LinearOperator& a, const Array& b, const GmresOpti
       }
     }
     if (y[0] != T(0)) y[0] /= H(0, 0);
-    blocks_for(n, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) {
-        T acc(0);
-        for (int64_t k = 0; k <= col; ++k) acc += y[k] * v[static_cast<size_t>(k)].p[i];
-        x.p[i] += acc;
-      }
-    });
+    if (x.on_host_loops()) {
+      blocks_for(n, [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) {
+          T acc(0);
+          for (int64_t k = 0; k <= col; ++k) acc += y[k] * v[static_cast<size_t>(k)].p[i];
+          x.p[i] += acc;
+        }
+      });
+    } else {
+      for (int64_t k = 0; k <= col; ++k) axpy(y[k], v[static_cast<size_t>(k)], x);
+    }
     const Vec<T> ax = apply(a, x, name);
-    r = new_vec<T>(n, s.dtype);
+    r = new_vec(s.b);
     sub(s.b, ax, r);
     rnorm = nrm2(r);
     if (legacy && inner_iter == maxiter) return SolveResult{x.array, rnorm <= atol ? 0 : maxiter};

@@ -19,9 +19,12 @@
 // defaults to 10 n. M is a preconditioner approximating A^-1 (applied as
 // M.matvec, and M.rmatvec in bicg).
 //
-// The vector updates run fused on all host cores (sparse/linalg/host/
-// vector_ops.h); products go through the operator, so a sparse matrix's own
-// SpMV runs without a callback. Arrays must live on the host (DeviceError).
+// The vector updates run fused on all host cores for host arrays, and as
+// generated kernels on the arrays' device otherwise (sparse/linalg/host/
+// vector_ops.h), so a solve on CUDA arrays keeps its vectors on the device
+// and only scalars (dot products, norms) come back. Products go through the
+// operator, so a sparse matrix's own SpMV (cuSPARSE on CUDA) runs without a
+// callback. b, x0 and the operators' results must share b's device.
 #pragma once
 #include <cstdint>
 #include <functional>

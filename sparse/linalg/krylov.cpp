@@ -184,13 +184,11 @@ SolveResult bicgstab_typed(const LinearOperator& a, const Array& b, const Solver
     if (it > 0) {
       if (std::abs(omega) < omegatol) return result(x, -11);
       const T beta = (rho / rho_prev) * (alpha / omega);
-      // p = r + beta (p - omega v)
-      blocks_for(p.n, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) p.p[i] = r.p[i] + beta * (p.p[i] - omega * v.p[i]);
-      });
+      fused<T>({"kumo_bicgstab_p", "T r, T v", "T p", "p = r + s[0] * (p - s[1] * v)"}, {beta, omega}, {r, v}, {p},
+               [&](int64_t i) { p.p[i] = r.p[i] + beta * (p.p[i] - omega * v.p[i]); });
     } else {
       p = copy_vec(r);
-      sv = new_vec<T>(s.n, s.dtype);
+      sv = new_vec(r);
     }
     const Vec<T> phat = psolve(s, p, name);
     v = apply(a, phat, name);
@@ -206,13 +204,13 @@ SolveResult bicgstab_typed(const LinearOperator& a, const Array& b, const Solver
     const Vec<T> shat = psolve(s, sv, name);
     const Vec<T> t = apply(a, shat, name);
     omega = dot(t, sv) / dot(t, t);
-    blocks_for(x.n, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) {
-        x.p[i] += alpha * phat.p[i];
-        x.p[i] += omega * shat.p[i];
-        r.p[i] -= omega * t.p[i];
-      }
-    });
+    fused<T>({"kumo_bicgstab_xr", "T phat, T shat, T t", "T x, T r",
+              "x += s[0] * phat; x += s[1] * shat; r -= s[1] * t"},
+             {alpha, omega}, {phat, shat, t}, {x, r}, [&](int64_t i) {
+               x.p[i] += alpha * phat.p[i];
+               x.p[i] += omega * shat.p[i];
+               r.p[i] -= omega * t.p[i];
+             });
     rho_prev = rho;
     report(o.callback, x);
   }
@@ -230,7 +228,7 @@ SolveResult cgs_typed(const LinearOperator& a, const Array& b, const SolverOptio
   Vec<T> r = residual(a, s, name);
   Vec<T> rt = copy_vec(r);
   Vec<T> p, u, q;
-  Vec<T> uq = new_vec<T>(s.n, s.dtype);
+  Vec<T> uq = new_vec(s.b);
   T rho_prev(0);
   for (int64_t it = 0; it < st.maxiter; ++it) {
     if (nrm2(r) < st.atol) return result(x, 0);
@@ -238,29 +236,26 @@ SolveResult cgs_typed(const LinearOperator& a, const Array& b, const SolverOptio
     if (std::abs(rho) < rhotol) return result(x, -10);
     if (it > 0) {
       const T beta = rho / rho_prev;
-      // u = r + beta q; p = u + beta (q + beta p)
-      blocks_for(s.n, [&](int64_t lo, int64_t hi) {
-        for (int64_t i = lo; i < hi; ++i) {
-          u.p[i] = r.p[i] + beta * q.p[i];
-          p.p[i] = u.p[i] + beta * (q.p[i] + beta * p.p[i]);
-        }
-      });
+      fused<T>({"kumo_cgs_up", "T r, T q", "T u, T p", "u = r + s[0] * q; p = u + s[0] * (q + s[0] * p)"}, {beta},
+               {r, q}, {u, p}, [&](int64_t i) {
+                 u.p[i] = r.p[i] + beta * q.p[i];
+                 p.p[i] = u.p[i] + beta * (q.p[i] + beta * p.p[i]);
+               });
     } else {
       p = copy_vec(r);
       u = copy_vec(r);
-      q = new_vec<T>(s.n, s.dtype);
+      q = new_vec(s.b);
     }
     const Vec<T> phat = psolve(s, p, name);
     const Vec<T> vhat = apply(a, phat, name);
     const T rv = dot(rt, vhat);
     if (rv == T(0)) return result(x, -11);
     const T alpha = rho / rv;
-    blocks_for(s.n, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) {
-        q.p[i] = u.p[i] - alpha * vhat.p[i];
-        uq.p[i] = u.p[i] + q.p[i];
-      }
-    });
+    fused<T>({"kumo_cgs_quq", "T u, T vhat", "T q, T uq", "q = u - s[0] * vhat; uq = u + q"}, {alpha}, {u, vhat},
+             {q, uq}, [&](int64_t i) {
+               q.p[i] = u.p[i] - alpha * vhat.p[i];
+               uq.p[i] = u.p[i] + q.p[i];
+             });
     const Vec<T> uhat = psolve(s, uq, name);
     axpy(alpha, uhat, x);
     // The true residual, not the recurrence: rounding builds up in CGS's.

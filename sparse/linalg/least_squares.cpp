@@ -58,7 +58,7 @@ Start<T> start(const LinearOperator& a, const Array& b, const LeastSquaresOption
     axpy(T(-1), ax, st.u);
     st.beta = nrm2(st.u);
   } else {
-    st.x = zeros_vec<T>(n, dtype);
+    st.x = zeros_vec<T>(n, dtype, st.u.array.device());
     st.beta = st.bnorm;
   }
   if (st.beta > 0) {
@@ -66,7 +66,7 @@ Start<T> start(const LinearOperator& a, const Array& b, const LeastSquaresOption
     st.v = copy_vec(apply_adjoint(a, st.u, name));
     st.alpha = nrm2(st.v);
   } else {
-    st.v = zeros_vec<T>(n, dtype);
+    st.v = zeros_vec(st.x);
   }
   if (st.alpha > 0) scale_by(1 / st.alpha, st.v);
   return st;
@@ -103,7 +103,7 @@ LsqrResult lsqr_typed(const LinearOperator& a, const Array& b, const LeastSquare
   Vec<T>&x = st.x, &u = st.u, &v = st.v;
   double alfa = st.alpha, beta = st.beta;
   LsqrResult res;
-  Vec<double> var = zeros_vec<double>(n, Dtype::kFloat64);
+  Vec<double> var = zeros_vec<double>(n, Dtype::kFloat64, x.array.device());
   double anorm = 0, acond = 0, ddnorm = 0, res2 = 0, xnorm = 0, xxnorm = 0, z = 0, cs2 = -1, sn2 = 0;
   Vec<T> w = copy_vec(v);
   double rhobar = alfa, phibar = beta, rnorm = beta, r1norm = rnorm, r2norm = rnorm, arnorm = alfa * beta;
@@ -146,17 +146,30 @@ LsqrResult lsqr_typed(const LinearOperator& a, const Array& b, const LeastSquare
     const double inv_rho = 1 / rho;
     const bool calc_var = o.calc_var;
     // dk = w / rho; x += t1 w; w = v + t2 w; ||dk||^2 (and var += |dk|^2).
-    const double dk2 = block_sum<double>(n, [&](int64_t lo, int64_t hi) {
-      double acc = 0;
-      for (int64_t i = lo; i < hi; ++i) {
-        const double d2 = static_cast<double>(abs2(w.p[i])) * inv_rho * inv_rho;
-        acc += d2;
-        if (calc_var) var.p[i] += d2;
-        x.p[i] += t1 * w.p[i];
-        w.p[i] = v.p[i] + t2 * w.p[i];
+    double dk2 = 0;
+    if (x.on_host_loops()) {
+      dk2 = block_sum<double>(n, [&](int64_t lo, int64_t hi) {
+        double acc = 0;
+        for (int64_t i = lo; i < hi; ++i) {
+          const double d2 = static_cast<double>(abs2(w.p[i])) * inv_rho * inv_rho;
+          acc += d2;
+          if (calc_var) var.p[i] += d2;
+          x.p[i] += t1 * w.p[i];
+          w.p[i] = v.p[i] + t2 * w.p[i];
+        }
+        return acc;
+      });
+    } else {
+      dk2 = sumsq(w) * inv_rho * inv_rho;
+      if (calc_var) {
+        const Array d = kumo::absolute(w.array);
+        kumo::multiply(d, d, d);
+        kumo::multiply(d, inv_rho * inv_rho, d);
+        kumo::add(var.array, d, var.array);
       }
-      return acc;
-    });
+      fused<T>({"kumo_lsqr_xw", "T v", "T x, T w", "x += s[0] * w; w = v + s[1] * w"}, {t1, t2}, {v}, {x, w},
+               [](int64_t) {});
+    }
     ddnorm += dk2;
     const double delta = sn2 * rho, gambar = -cs2 * rho, rhs = phi - delta * z, zbar = rhs / gambar;
     xnorm = std::sqrt(xxnorm + zbar * zbar);
@@ -206,7 +219,7 @@ LsmrResult lsmr_typed(const LinearOperator& a, const Array& b, const LeastSquare
   double alpha = st.alpha, beta = st.beta;
   const double normb = st.bnorm;
   double zetabar = alpha * beta, alphabar = alpha, rho = 1, rhobar = 1, cbar = 1, sbar = 0;
-  Vec<T> h = copy_vec(v), hbar = zeros_vec<T>(n, dtype);
+  Vec<T> h = copy_vec(v), hbar = zeros_vec(v);
   double betadd = beta, betad = 0, rhodold = 1, tautildeold = 0, thetatilde = 0, zeta = 0, d = 0;
   double norma2 = alpha * alpha, maxrbar = 0, minrbar = 1e100, norma = std::sqrt(norma2), conda = 1, normx = 0;
   double normr = beta, normar = alpha * beta;
@@ -238,16 +251,24 @@ LsmrResult lsmr_typed(const LinearOperator& a, const Array& b, const LeastSquare
     // h = v - (thetanew / rho) h; ||x||^2 in the same pass.
     const T fh = T(R(-(thetabar * rho / (rhoold * rhobarold)))), fx = T(R(zeta / (rho * rhobar)));
     const T fv = T(R(-(thetanew / rho)));
-    const double xx = block_sum<double>(n, [&](int64_t lo, int64_t hi) {
-      double acc = 0;
-      for (int64_t i = lo; i < hi; ++i) {
-        hbar.p[i] = h.p[i] + fh * hbar.p[i];
-        x.p[i] += fx * hbar.p[i];
-        h.p[i] = v.p[i] + fv * h.p[i];
-        acc += static_cast<double>(abs2(x.p[i]));
-      }
-      return acc;
-    });
+    double xx = 0;
+    if (x.on_host_loops()) {
+      xx = block_sum<double>(n, [&](int64_t lo, int64_t hi) {
+        double acc = 0;
+        for (int64_t i = lo; i < hi; ++i) {
+          hbar.p[i] = h.p[i] + fh * hbar.p[i];
+          x.p[i] += fx * hbar.p[i];
+          h.p[i] = v.p[i] + fv * h.p[i];
+          acc += static_cast<double>(abs2(x.p[i]));
+        }
+        return acc;
+      });
+    } else {
+      fused<T>({"kumo_lsmr_update", "T v", "T hbar, T x, T h",
+                "hbar = h + s[0] * hbar; x += s[1] * hbar; h = v + s[2] * h"},
+               {fh, fx, fv}, {v}, {hbar, x, h}, [](int64_t) {});
+      xx = sumsq(x);
+    }
     const double betaacute = hat.c * betadd, betacheck = -hat.s * betadd;
     const double betahat = g.c * betaacute;
     betadd = -g.s * betaacute;

@@ -61,23 +61,19 @@ SolveResult minres_typed(const LinearOperator& a, const Array& b, const MinresOp
   }
   double oldb = 0, beta = beta1, dbar = 0, epsln = 0, phibar = beta1, rhs1 = beta1, rhs2 = 0, tnorm2 = 0;
   double gmax = 0, gmin = std::numeric_limits<R>::max(), cs = -1, sn = 0;
-  Vec<T> w = zeros_vec<T>(n, s.dtype), w1 = zeros_vec<T>(n, s.dtype), w2 = zeros_vec<T>(n, s.dtype);
+  Vec<T> w = zeros_vec(s.b), w1 = zeros_vec(s.b), w2 = zeros_vec(s.b);
   Vec<T> r2 = r1;
-  Vec<T> v = new_vec<T>(n, s.dtype);
+  Vec<T> v = new_vec(s.b);
   int istop = 0;
   int64_t itn = 0;
   while (itn < maxiter) {
     ++itn;
-    const T sc = T(R(1.0 / beta));
-    blocks_for(n, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) v.p[i] = sc * y.p[i];
-    });
+    scaled(T(R(1.0 / beta)), y, v);
     Vec<T> ay = apply(a, v, name);
-    Vec<T> yn = new_vec<T>(n, s.dtype);
+    Vec<T> yn = new_vec(s.b);
     const T tshift = T(R(shift)), tb = T(R(itn >= 2 ? beta / oldb : 0.0));
-    blocks_for(n, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) yn.p[i] = ay.p[i] - tshift * v.p[i] - tb * r1.p[i];
-    });
+    fused<T>({"kumo_minres_lanczos", "T ay, T v, T r1", "T yn", "yn = ay - s[0] * v - s[1] * r1"}, {tshift, tb},
+             {ay, v, r1}, {yn}, [&](int64_t i) { yn.p[i] = ay.p[i] - tshift * v.p[i] - tb * r1.p[i]; });
     const double alfa = rdot(v, yn);
     axpy(T(R(-alfa / beta)), r2, yn);
     r1 = r2;
@@ -105,15 +101,22 @@ SolveResult minres_typed(const LinearOperator& a, const Array& b, const MinresOp
     std::swap(w1, w2);  // w1 = old w2
     std::swap(w2, w);   // w2 = old w, w = old w1 (overwritten below)
     const T de = T(R(delta)), oe = T(R(oldeps)), ig = T(R(1.0 / gamma)), ph = T(R(phi));
-    const double xx = block_sum<double>(n, [&](int64_t lo, int64_t hi) {
-      double acc = 0;
-      for (int64_t i = lo; i < hi; ++i) {
-        w.p[i] = (v.p[i] - oe * w1.p[i] - de * w2.p[i]) * ig;
-        x.p[i] += ph * w.p[i];
-        acc += static_cast<double>(abs2(x.p[i]));
-      }
-      return acc;
-    });
+    double xx = 0;
+    if (x.on_host_loops()) {
+      xx = block_sum<double>(n, [&](int64_t lo, int64_t hi) {
+        double acc = 0;
+        for (int64_t i = lo; i < hi; ++i) {
+          w.p[i] = (v.p[i] - oe * w1.p[i] - de * w2.p[i]) * ig;
+          x.p[i] += ph * w.p[i];
+          acc += static_cast<double>(abs2(x.p[i]));
+        }
+        return acc;
+      });
+    } else {
+      fused<T>({"kumo_minres_wx", "T v, T w1, T w2", "T w, T x", "w = (v - s[0] * w1 - s[1] * w2) * s[2]; x += s[3] * w"},
+               {oe, de, ig, ph}, {v, w1, w2}, {w, x}, [](int64_t) {});
+      xx = sumsq(x);
+    }
     gmax = std::max(gmax, gamma);
     gmin = std::min(gmin, gamma);
     const double z = rhs1 / gamma;

@@ -84,8 +84,6 @@ void reduce_rows_typed(const CsrMatrix& c, const double* v, RowOp op, double p, 
 
 // op over every row of the canonical c: a float64 array (rows,).
 Array reduce_rows(const CsrMatrix& c, RowOp op, double p = 0) {
-  if (c.data.device().type() != DeviceType::kCPU)
-    throw DeviceError("kumo.sparse.linalg.norm: runs on the host; move the matrix with to_device(\"cpu\")");
   const Array v = abs_values(c.data);
   Array out = Array::empty(Shape{c.shape.rows}, Dtype::kFloat64, host_device());
   const double* vp = reinterpret_cast<const double*>(v.data());
@@ -157,6 +155,13 @@ Array matrix_norm(const CsrMatrix& c, const NormOrder& ord, int64_t row_axis) {
 }
 
 Array norm_of(const CsrMatrix& a, const NormOrder& ord, const std::vector<int64_t>& axis) {
+  if (a.data.device().type() != DeviceType::kCPU) {
+    // A device's matrix: duplicates summed there, the reductions on the host
+    // (one copy of the canonical matrix), the norm back on the device.
+    const CsrMatrix c = sum_duplicates(a);
+    const CsrMatrix h{c.data.to_device("cpu"), c.indices.to_device("cpu"), c.indptr.to_device("cpu"), c.shape};
+    return norm_of(h, ord, axis).to_device(a.data.device());
+  }
   const CsrMatrix c = sum_duplicates(a);
   const auto invalid = [&] {
     std::string s = "(";

@@ -12,6 +12,7 @@
 #include "routines/creation.h"
 #include "sparse/linalg/host/krylov_system.h"
 #include "sparse/linalg/host/superlu_traits.h"
+#include "sparse/sparse_backend.h"
 
 namespace kumo {
 namespace sparse {
@@ -66,6 +67,26 @@ void check_host(const Array& a, const char* call) {
     throw DeviceError(std::string(call) + ": SuperLU runs on the host; move the arrays with to_device(\"cpu\")");
 }
 
+// A matrix's arrays on the host (itself when they are there).
+template <class M>
+M on_host(const M& a) {
+  if (a.data.device().type() == DeviceType::kCPU) return a;
+  M h = a;
+  h.data = a.data.to_device("cpu");
+  h.indices = a.indices.to_device("cpu");
+  h.indptr = a.indptr.to_device("cpu");
+  return h;
+}
+template <class M>
+M to_device(const M& a, Device& device) {
+  if (&a.data.device() == &device) return a;
+  M d = a;
+  d.data = a.data.to_device(device);
+  d.indices = a.indices.to_device(device);
+  d.indptr = a.indptr.to_device(device);
+  return d;
+}
+
 void check_int32(int64_t n, int64_t nnz, const char* call) {
   if (n > std::numeric_limits<int>::max() || nnz > std::numeric_limits<int>::max())
     throw ValueError(std::string(call) + ": SuperLU takes 32-bit indices; the matrix is too large");
@@ -112,6 +133,9 @@ struct SuperLU::Factors {
   Dtype dtype = Dtype::kFloat64;
   SuperMatrix l{}, u{};
   std::vector<int> perm_r, perm_c;
+  // The device of the factored matrix: SuperLU factors on the host, and
+  // L, U, the permutations and solutions go back to this device.
+  Device* device = nullptr;
   Factors() = default;
   Factors(const Factors&) = delete;
   Factors& operator=(const Factors&) = delete;
@@ -158,9 +182,12 @@ void factor(const Compressed32& c, int n, const SuperLUOptions& o, SuperLU::Fact
 
 }  // namespace
 
-SuperLU splu(const CscMatrix& a, const SuperLUOptions& o) {
+SuperLU splu(const CscMatrix& matrix, const SuperLUOptions& o) {
   const char* call = "kumo.sparse.linalg.splu";
-  check_host(a.data, call);
+  // A matrix on a device is factored on the host, as SciPy's SuperLU is
+  // the factorization CuPy's splu also uses: one copy of A there, and each
+  // solve moves b there and x back.
+  const CscMatrix a = on_host(matrix);
   if (a.shape.rows != a.shape.cols) throw ValueError("can only factor square matrices");
   check_int32(a.shape.rows, a.nnz(), call);
   const CscMatrix canonical = sum_duplicates(a);
@@ -168,6 +195,7 @@ SuperLU splu(const CscMatrix& a, const SuperLUOptions& o) {
   auto f = std::make_shared<SuperLU::Factors>();
   f->shape = a.shape;
   f->dtype = dtype;
+  f->device = &matrix.data.device();
   const int n = static_cast<int>(a.shape.rows);
   if (n > 0) {
     const Compressed32 c = compressed32(canonical, dtype);
@@ -193,8 +221,8 @@ Array int_array(const std::vector<int>& v) {
 }
 }  // namespace
 
-Array SuperLU::perm_r() const { return int_array(f_->perm_r); }
-Array SuperLU::perm_c() const { return int_array(f_->perm_c); }
+Array SuperLU::perm_r() const { return int_array(f_->perm_r).to_device(*f_->device); }
+Array SuperLU::perm_c() const { return int_array(f_->perm_c).to_device(*f_->device); }
 
 namespace {
 
@@ -257,15 +285,21 @@ CscMatrix triangle(const SuperLU::Factors& f, bool lower) {
 }  // namespace
 
 CscMatrix SuperLU::L() const {
-  return visit_float(f_->dtype, [&](auto tag) { return triangle<typename decltype(tag)::type>(*f_, true); });
+  return to_device(visit_float(f_->dtype, [&](auto tag) { return triangle<typename decltype(tag)::type>(*f_, true); }),
+                   *f_->device);
 }
 CscMatrix SuperLU::U() const {
-  return visit_float(f_->dtype, [&](auto tag) { return triangle<typename decltype(tag)::type>(*f_, false); });
+  return to_device(visit_float(f_->dtype, [&](auto tag) { return triangle<typename decltype(tag)::type>(*f_, false); }),
+                   *f_->device);
 }
 
-Array SuperLU::solve(const Array& b, char trans) const {
+Array SuperLU::solve(const Array& rhs, char trans) const {
   const char* call = "kumo.sparse.linalg.SuperLU.solve";
-  check_host(b, call);
+  if (&rhs.device() != f_->device)
+    throw DeviceError(std::string(call) + ": the factors belong to " + f_->device->name() + " but b is on " +
+                      rhs.device().name());
+  if (rhs.device().type() != DeviceType::kCPU) return solve(rhs.to_device("cpu"), trans).to_device(rhs.device());
+  const Array& b = rhs;
   trans_t t;
   if (trans == 'N' || trans == 'n') t = NOTRANS;
   else if (trans == 'T' || trans == 't') t = TRANS;
@@ -296,17 +330,49 @@ Array SuperLU::solve(const Array& b, char trans) const {
 
 namespace {
 
+CsrMatrix as_csr(const CsrMatrix& a) { return a; }
+CsrMatrix as_csr(const CscMatrix& a) { return tocsr(a); }
+
+// spsolve on a device with a sparse direct solver of its own (cuSOLVER's
+// QR on CUDA): the canonical CSR in the solve dtype with 32-bit indices,
+// one solve per column of b, all on the device. An exactly singular A (a
+// zero pivot: the threshold is 0) gives NaN, as SuperLU's path.
+SpsolveResult spsolve_on_device(const CsrMatrix& a, const Array& b, Dtype solve_dtype, SparseBackend& backend) {
+  const CsrMatrix c = astype(sum_duplicates(a), solve_dtype);
+  const Compressed m{c.data.astype(solve_dtype, Order::kC, false), c.indices.astype(Dtype::kInt32, Order::kC, false),
+                     c.indptr.astype(Dtype::kInt32, Order::kC, false), c.shape.rows, c.shape.cols};
+  const int64_t n = a.shape.rows;
+  const int64_t k = b.ndim() == 1 ? 1 : b.shape()[1];
+  Array x = Array::empty(Shape{n, k}, solve_dtype, b.device());
+  SpsolveResult r;
+  for (int64_t j = 0; j < k && n > 0; ++j) {
+    const Array bj = (b.ndim() == 1 ? b : b(slice(none, none), j)).astype(solve_dtype, Order::kC, true);
+    const Array xj = Array::empty(Shape{n}, solve_dtype, b.device());
+    if (backend.solve_qr(m, bj, 0.0, xj) >= 0) r.singular = true;
+    xj.copy_to(x(slice(none, none), j));
+  }
+  if (r.singular) x = full_like(x, Scalar(std::numeric_limits<double>::quiet_NaN()));
+  r.x = b.ndim() == 1 ? x.reshape(Shape{n}) : x;
+  return r;
+}
+
 template <class M>
 SpsolveResult spsolve_impl(const M& a, const Array& b, const std::string& permc_spec, bool row_storage) {
   const char* call = "kumo.sparse.linalg.spsolve";
-  check_host(a.data, call);
-  check_host(b, call);
   if (a.shape.rows != a.shape.cols)
     throw ValueError("matrix must be square (has shape " + shape_text(a.shape) + ")");
   check_rhs(a.shape, b, call);
   check_int32(a.shape.rows, a.nnz(), call);
   // SciPy: A made floating (_asfptype), promoted with b's dtype.
   const Dtype solve_dtype = solver_value_dtype(promote_types(solver_value_dtype(a.dtype()), b.dtype()));
+  if (a.data.device().type() != DeviceType::kCPU) {
+    if (&a.data.device() != &b.device())
+      throw DeviceError(std::string(call) + ": A is on " + a.data.device().name() + " but b on " + b.device().name());
+    SparseBackend& backend = sparse_backend(a.data.device(), call);
+    if (backend.has_device_solver()) return spsolve_on_device(as_csr(a), b, solve_dtype, backend);
+  }
+  check_host(a.data, call);
+  check_host(b, call);
   const M canonical = sum_duplicates(a);
   const int64_t n = a.shape.rows;
   Array x = column_major(b, n, solve_dtype);
@@ -391,8 +457,13 @@ void substitute(const CsrMatrix& a, T* x, int64_t k, bool lower, bool unit) {
 
 Array spsolve_triangular(const CsrMatrix& a, const Array& b, bool lower, bool unit_diagonal) {
   const char* call = "kumo.sparse.linalg.spsolve_triangular";
-  check_host(a.data, call);
-  check_host(b, call);
+  // Substitution is sequential along the rows; a device's arrays are solved
+  // on the host and x goes back.
+  if (a.data.device().type() != DeviceType::kCPU || b.device().type() != DeviceType::kCPU) {
+    if (&a.data.device() != &b.device())
+      throw DeviceError(std::string(call) + ": A is on " + a.data.device().name() + " but b on " + b.device().name());
+    return spsolve_triangular(on_host(a), b.to_device("cpu"), lower, unit_diagonal).to_device(b.device());
+  }
   if (a.shape.rows != a.shape.cols)
     throw ValueError("A must be a square matrix but its shape is " + shape_text(a.shape) + ".");
   if (b.ndim() != 1 && b.ndim() != 2)

@@ -201,6 +201,15 @@ TEST(CudaPlugin, ProvidesTheCusparseBackend) {
   EXPECT_EQ(plugin->sparse()->name(), "cuSPARSE");
 }
 
+// spsolve on CUDA arrays factors on the device (cuSOLVER's sparse QR);
+// the host backends leave spsolve to SuperLU.
+TEST(CudaPlugin, CusparseBackendHasTheDeviceSolver) {
+  KUMO_REQUIRE_PLUGIN(plugin);
+  ASSERT_NE(plugin->sparse(), nullptr);
+  EXPECT_TRUE(plugin->sparse()->has_device_solver());
+  EXPECT_FALSE(kumo::sparse::host_sparse_backend().has_device_solver());
+}
+
 // ---- NVRTC (no GPU needed) -----------------------------------------------------
 
 TEST(Nvrtc, VersionIsMajorDotMinor) {

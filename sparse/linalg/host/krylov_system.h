@@ -43,11 +43,10 @@ void check_rhs(const LinearOperator& a, const Array& b, const char* name, bool s
 // x0 of (n,) or (n, 1).
 void check_x0(int64_t n, const LinearOperator& a, const Array& x0, const char* name);
 
-// v as a contiguous host vector of dtype `dtype` (a copy when it is not one).
+// v as a contiguous vector of dtype `dtype` (a copy when it is not one), on
+// v's device.
 template <class T>
-Vec<T> as_vec(const Array& v, Dtype dtype, const char* name) {
-  if (v.device().type() != DeviceType::kCPU)
-    throw DeviceError(call_name(name) + ": the iterative solvers run on the host; move the arrays with to_device(\"cpu\")");
+Vec<T> as_vec(const Array& v, Dtype dtype, const char* /*name*/) {
   Array a = v.reshape(Shape{v.size()});
   if (a.dtype() != dtype || !a.c_contiguous()) a = a.astype(dtype, Order::kC, true);
   return Vec<T>(a);
@@ -89,11 +88,13 @@ System<T> make_system(const LinearOperator& a, const Array& b, const SolverOptio
   }
   if (o.x0) {
     check_x0(s.n, a, *o.x0, name);
+    if (&o.x0->device() != &b.device())
+      throw DeviceError(call_name(name) + ": x0 is on " + o.x0->device().name() + " but b on " + b.device().name());
     // A copy: the solver updates x in place.
     s.x = copy_vec(as_vec<T>(*o.x0, dtype, name));
     s.x_zero = !any_nonzero(s.x);
   } else {
-    s.x = zeros_vec<T>(s.n, dtype);
+    s.x = zeros_vec(s.b);
   }
   return s;
 }
@@ -113,7 +114,7 @@ template <class T>
 Vec<T> residual(const LinearOperator& a, const System<T>& s, const char* name) {
   if (s.x_zero) return copy_vec(s.b);
   Vec<T> ax = apply(a, s.x, name);
-  Vec<T> r = new_vec<T>(s.n, s.dtype);
+  Vec<T> r = new_vec(s.b);
   sub(s.b, ax, r);
   return r;
 }
