@@ -150,7 +150,24 @@ Array expm_multiply(const LinearOperator& a, const Array& b, double t, std::comp
   return taylor_steps(shifted, b0, t, mu, m_star, s, complex_result).astype(out);
 }
 
+namespace {
+// A device's matrix and b are computed on the host (the step count comes
+// from norm estimates that run there) and the result goes back: the
+// staging decision of docs/sparse_linalg.md.
+bool on_device(const CsrMatrix& a, const Array& b, const char* call) {
+  if (a.data.device().type() == DeviceType::kCPU && b.device().type() == DeviceType::kCPU) return false;
+  if (&a.data.device() != &b.device())
+    throw DeviceError(std::string(call) + ": A is on " + a.data.device().name() + " but B on " + b.device().name());
+  return true;
+}
+CsrMatrix host_copy(const CsrMatrix& a) {
+  return CsrMatrix{a.data.to_device("cpu"), a.indices.to_device("cpu"), a.indptr.to_device("cpu"), a.shape};
+}
+}  // namespace
+
 Array expm_multiply(const CsrMatrix& a, const Array& b, double t) {
+  if (on_device(a, b, "kumo.sparse.linalg.expm_multiply"))
+    return expm_multiply(host_copy(a), b.to_device("cpu"), t).to_device(b.device());
   // The trace, and the exact 1-norm of A - mu I (a sparse matrix of its own).
   const Array diag = diagonal(a).astype(Dtype::kComplex128);
   std::complex<double> trace = 0;
@@ -162,8 +179,9 @@ Array expm_multiply(const CsrMatrix& a, const Array& b, double t) {
   const Dtype dtype = complex_a ? Dtype::kComplex128 : Dtype::kFloat64;
   const std::complex<double> mu = n > 0 ? trace / static_cast<double>(n) : 0.0;
   // mu I as CSR: indices and indptr 0..n.
-  const Array idx = arange(int64_t{0}, n + 1, 1, Dtype::kInt64);
-  const CsrMatrix mu_i = make_csr(full(Shape{n}, complex_a ? Scalar(mu) : Scalar(mu.real()), dtype),
+  const Array idx = arange(int64_t{0}, n + 1, 1, Dtype::kInt64, host_device());
+  const CsrMatrix mu_i = make_csr(full(Shape{n}, complex_a ? Scalar(mu) : Scalar(mu.real()), dtype, Order::kC,
+                                       host_device()),
                                   idx.index({IndexItem::slice(0, n, 1)}), idx, a.shape);
   const CsrMatrix shifted = subtract(astype(a, dtype), mu_i);
   const double norm1 = n > 0 ? norm(shifted, kumo::linalg::NormOrder(1.0)).astype(Dtype::kFloat64).item<double>() : 0;
@@ -174,6 +192,8 @@ Array expm_multiply_interval(const CsrMatrix& a, const Array& b, double start, d
                              bool endpoint) {
   if (num < 0) throw ValueError("Number of samples, " + std::to_string(num) + ", must be non-negative.");
   if (num < 2) throw ValueError("at least two time points are required");
+  if (on_device(a, b, "kumo.sparse.linalg.expm_multiply"))
+    return expm_multiply_interval(host_copy(a), b.to_device("cpu"), start, stop, num, endpoint).to_device(b.device());
   std::vector<Array> points;
   const double h = (stop - start) / static_cast<double>(endpoint ? num - 1 : num);
   Array x = expm_multiply(a, b, start);

@@ -120,7 +120,7 @@ Array extreme(const Array& v, bool largest, Dtype dtype) {
                      " which has no identity");
   const double* p = reinterpret_cast<const double*>(v.data());
   const double r = largest ? *std::max_element(p, p + v.size()) : *std::min_element(p, p + v.size());
-  return full(Shape{}, Scalar(r), Dtype::kFloat64).astype(dtype);
+  return full(Shape{}, Scalar(r), Dtype::kFloat64, Order::kC, host_device()).astype(dtype);
 }
 
 Array frobenius(const CsrMatrix& c) {
@@ -133,7 +133,7 @@ Array frobenius(const CsrMatrix& c) {
   if (scale > 0 && std::isfinite(scale))
     for (int64_t k = 0; k < v.size(); ++k) ss += (p[k] / scale) * (p[k] / scale);
   const double r = scale > 0 && std::isfinite(scale) ? scale * std::sqrt(ss) : scale;
-  return full(Shape{}, Scalar(r), Dtype::kFloat64).astype(float_dtype(abs_dtype(c.dtype())));
+  return full(Shape{}, Scalar(r), Dtype::kFloat64, Order::kC, host_device()).astype(float_dtype(abs_dtype(c.dtype())));
 }
 
 Array matrix_norm(const CsrMatrix& c, const NormOrder& ord, int64_t row_axis) {

@@ -127,7 +127,7 @@ class Estimator {
         if (!seen(ind[j])) fresh.push_back(ind[j]);
       ind_hist.insert(ind_hist.end(), fresh.begin(), fresh.end());
     }
-    r.v = zeros(Shape{n}, Dtype::kFloat64);
+    r.v = zeros(Shape{n}, Dtype::kFloat64, Order::kC, host_device());
     reinterpret_cast<double*>(r.v.data())[ind_best] = 1.0;
     r.w = to_array(w, n, 1, a_.dtype()).reshape(Shape{n});
     return r;
@@ -188,7 +188,7 @@ OneNormEstimate onenormest(const LinearOperator& a, int64_t t, int64_t itmax) {
     }
     OneNormEstimate r;
     r.est = n > 0 ? best_sum : 0;
-    r.v = zeros(Shape{n}, Dtype::kFloat64);
+    r.v = zeros(Shape{n}, Dtype::kFloat64, Order::kC, host_device());
     if (n > 0) reinterpret_cast<double*>(r.v.data())[best] = 1.0;
     Block w(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) w[i] = d[i * n + best];

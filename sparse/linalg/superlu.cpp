@@ -407,7 +407,7 @@ SpsolveResult spsolve_impl(const M& a, const Array& b, const std::string& permc_
       r.singular = info > 0;
     });
   }
-  if (r.singular) x = full(x.shape(), Scalar(std::numeric_limits<double>::quiet_NaN()), solve_dtype);
+  if (r.singular) x = full_like(x, Scalar(std::numeric_limits<double>::quiet_NaN()));
   r.x = from_column_major(x, b);
   return r;
 }
