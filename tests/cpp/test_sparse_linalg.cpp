@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kumo/kumo.h"
+#include "sparse/portable_sparse.h"
 
 using namespace kumo;
 using namespace kumo::sparse::linalg;
@@ -56,6 +57,28 @@ TEST(SparseLinalg, KrylovSolversSolveTheLaplacian) {
   MinresOptions m;
   m.rtol = 1e-12;
   EXPECT_LT(residual(a, minres(op, b, m).x, b), 1e-6);
+}
+
+// The device path of the solvers (generated kernels, as on CUDA arrays),
+// taken by host arrays while the portable sparse switch is on, reaches the
+// host loops' solution in the same number of iterations.
+TEST(SparseLinalg, DevicePathEqualsHostLoops) {
+  const int64_t n = 200;
+  const sparse::CsrMatrix a = laplacian(n);
+  const Array b = ones(Shape{n});
+  SolverOptions o;
+  o.rtol = 1e-10;
+  int64_t host_iterations = 0, device_iterations = 0;
+  o.callback = [&](const Array&) { ++host_iterations; };
+  const SolveResult host = cg(aslinearoperator(a), b, o);
+  sparse::set_portable_sparse_on_host(true);
+  o.callback = [&](const Array&) { ++device_iterations; };
+  const SolveResult device = cg(aslinearoperator(a), b, o);
+  sparse::set_portable_sparse_on_host(false);
+  EXPECT_EQ(device.info, 0);
+  EXPECT_EQ(device_iterations, host_iterations);
+  const std::vector<double> hx = host.x.to_vector<double>(), dx = device.x.to_vector<double>();
+  for (int64_t i = 0; i < n; ++i) EXPECT_NEAR(dx[i], hx[i], 1e-9 * std::abs(hx[i]));
 }
 
 TEST(SparseLinalg, CgReportsMaxiter) {
