@@ -89,12 +89,10 @@ def test_matrix_int_on_one_axis(fmt):
 
 
 @pytest.mark.parametrize("fmt", COMPRESSED)
-def test_array_int_on_one_axis_is_1d_in_scipy(fmt):
-    k, _ = pair(fmt, "array", numpy.float64)
-    with pytest.raises(NotImplementedError, match="2-d only"):
-        k[1]
-    with pytest.raises(NotImplementedError, match="2-d only"):
-        k[:, 2]
+def test_array_int_on_one_axis_is_1d_coo(fmt):
+    k, s = pair(fmt, "array", numpy.float64)
+    for key in [1, (slice(None), 2), (-1, [0, 4]), ([1, 5], 0)]:
+        same_sparse(k[key], s[key])
 
 
 @pytest.mark.parametrize("fmt", COMPRESSED)

@@ -16,6 +16,11 @@ class _coo_base(_CompareMixin, _MethodsMixin, _spbase):
         return self._m.col
 
     @property
+    def coords(self):
+        """The index arrays, one per axis: (col,) of a 1-d array's row, (row, col) of a 2-d one."""
+        return (self._m.col,) if self._vec else (self._m.row, self._m.col)
+
+    @property
     def has_canonical_format(self):
         """Whether the entries are known to be sorted by (row, col) without duplicates (SciPy's flag)."""
         return self._m.canonical
@@ -42,7 +47,7 @@ class _compressed_base(_IndexMixin, _CompareMixin, _MethodsMixin, _spbase):
         self._m = _sp.sort_indices(self._m)
 
     def sorted_indices(self):
-        return type(self)._wrap(_sp.sort_indices(self._m))
+        return self._like(_sp.sort_indices(self._m))
 
 
 class _csr_base(_compressed_base):
