@@ -393,6 +393,16 @@ def test_dense_binary(fmt, dtype):
     same(k + kumo.asarray(d), s + d)
 
 
+@pytest.mark.parametrize("shape", [(2, 7), (3, 1), (1, 7), (0, 7)])
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float32, numpy.complex128])
+@pytest.mark.parametrize("fmt", FORMATS_1D)
+def test_multiply_broadcasts_to_2d_dense(fmt, dtype, shape):
+    k, s = vec_pair(fmt, dtype, scipy_canonical=True)
+    d = values(shape, dtype, 13)
+    same(k * d, s * d)
+    same(k.multiply(d), s.multiply(d))
+
+
 @pytest.mark.parametrize("fmt", FORMATS_1D)
 def test_division(fmt):
     k, s = vec_pair(fmt, numpy.float64, scipy_canonical=True)
@@ -410,6 +420,7 @@ def test_shape_mismatch_errors(fmt):
     raises_like(lambda: s * s5, lambda: k * k5)
     raises_like(lambda: s + numpy.ones((2, 7)), lambda: k + numpy.ones((2, 7)))
     raises_like(lambda: s * numpy.ones(5), lambda: k * numpy.ones(5))
+    raises_like(lambda: s * numpy.ones((2, 5)), lambda: k * numpy.ones((2, 5)))
     raises_like(lambda: s + sps.csr_array(numpy.ones((2, 7))), lambda: k + ks.csr_array(numpy.ones((2, 7))))
 
 
@@ -489,6 +500,15 @@ def test_matmul_errors(fmt):
     raises_like(lambda: s @ 2, lambda: k @ 2)
 
 
+@pytest.mark.parametrize("format", [None, "coo", "csr"])
+@pytest.mark.parametrize("fb", FORMATS_1D)
+@pytest.mark.parametrize("fmt", FORMATS_1D)
+def test_kron_of_1d_arrays(fmt, fb, format):
+    ka, sa = vec_pair(fmt, numpy.float64, seed=1, scipy_canonical=True)
+    kb, sb = vec_pair(fb, numpy.float64, n=3, seed=2, scipy_canonical=True)
+    same(ks.kron(ka, kb, format=format), sps.kron(sa, sb, format=format))
+
+
 # ---- reshape and resize ----
 
 @pytest.mark.parametrize("order", ["C", "F"])
@@ -528,6 +548,8 @@ def test_resize(fmt, n):
 @pytest.mark.parametrize("fmt", FORMATS_1D)
 def test_two_dimensional_only_methods(fmt):
     k, s = vec_pair(fmt, numpy.float64)
+    raises_like(lambda: sps.tril(s), lambda: ks.tril(k))
+    raises_like(lambda: sps.triu(s), lambda: ks.triu(k))
     raises_like(s.diagonal, k.diagonal)
     raises_like(s.trace, k.trace)
     raises_like(lambda: s.setdiag(1), lambda: k.setdiag(1))

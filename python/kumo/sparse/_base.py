@@ -431,6 +431,8 @@ class _spbase:
         # Dense: the stored entries times the broadcast operand at their places.
         from kumo import broadcast_to
         dense = _asarray(other)
+        if self._vec and dense.ndim == 2:
+            return self._multiply_rows(dense)
         if dense.ndim > self.ndim:
             raise ValueError(f"inconsistent shapes {self.shape} and {dense.shape}")
         if dense.size == 1:
@@ -446,6 +448,24 @@ class _spbase:
         coo = _sp.tocoo(self._m) if self.format != "coo" else self._m
         coo = _sp.make_coo(coo.data * b[coo.row, coo.col], coo.row, coo.col, coo.shape)
         return self._make("coo", coo)
+
+    def _multiply_rows(self, dense):
+        """A 1-d array times a 2-d dense (k, n) or (k, 1): the array broadcast to k rows, each times its row
+        of dense (a 2-d COO array, as NumPy's broadcasting and SciPy)."""
+        import kumo
+        n = self.shape[0]
+        k = dense.shape[0]
+        try:
+            b = kumo.broadcast_to(dense, (k, n))
+        except ValueError:
+            raise ValueError(f"inconsistent shapes {self.shape} and {dense.shape}") from None
+        coo = _sp.tocoo(self._m) if self.format != "coo" else self._m
+        nnz = coo.nnz
+        index = coo.col.dtype
+        row = kumo.repeat(kumo.arange(k, dtype=index), nnz)
+        col = kumo.tile(coo.col, k)
+        data = kumo.tile(coo.data, k) * b[row, col]
+        return _CLASSES[("coo", True)]._wrap(_sp.make_coo(data, row, col, (k, n)))
 
     # ---- arithmetic helpers ----
 
