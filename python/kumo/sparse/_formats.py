@@ -62,8 +62,9 @@ def _doc(fmt, kind):
     names = {"coo": "COOrdinate format", "csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column"}
     star = "the elementwise product" if kind == "array" else "the matrix product"
     return (f"{names[fmt]} sparse {kind} (scipy.sparse.{fmt}_{kind}); C++: kumo::sparse.\n\n"
-            f"``*`` is {star}, ``@`` the matrix product. Constructors as SciPy's: a dense 2-d array, "
-            f"another sparse matrix (kumo or SciPy), (M, N) for an empty one, "
+            f"``*`` is {star}, ``@`` the matrix product. Constructors as SciPy's: a dense 2-d array"
+            + (" or 1-d array (a 1-d sparse array), " if kind == "array" and fmt in ("coo", "csr") else ", ")
+            + "another sparse matrix (kumo or SciPy), (M, N) for an empty one, "
             + ("(data, (row, col))" if fmt == "coo" else "(data, (row, col)) or (data, indices, indptr)")
             + ", with shape=, dtype= and copy=. Arrays are kumo arrays; .get() returns the SciPy object.")
 
