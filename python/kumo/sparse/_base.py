@@ -633,9 +633,12 @@ class _spbase:
 
 
 class sparray:
-    """Mixin of the *_array classes: ``*`` is the elementwise product."""
+    """Mixin of the *_array classes: ``*`` is the elementwise product, ``**`` the elementwise power."""
 
     _is_array = True
+
+    def __pow__(self, n):
+        return self.power(n)
 
 
 class spmatrix:

@@ -138,13 +138,16 @@ class _MethodsMixin:
         kumo = _kumo()
         acc = _sum_dtype(self.dtype)
         # bool duplicates add as NumPy's bools (logical or) before the integer sum, as SciPy's.
-        base = _sp.sum_duplicates(self._m) if self.dtype == numpy.bool_ else self._m
+        base = self._m
+        if self.dtype == numpy.bool_:
+            base = _sp.sum_duplicates(base if self.format in ("coo", "csr", "csc") else _convert(base, "csr"))
         if axis is None:
             total = kumo.sum(base.data, dtype=acc)
             if dtype is not None:
                 total = total.astype(numpy.dtype(dtype))
             return _into(total, out) if out is not None else _scalar(total)
-        m = _sp.tocsr(base) if self.format == "coo" else base
+        # The products below take CSR or CSC (COO and BSR go through CSR).
+        m = base if isinstance(base, (_sp.Csr, _sp.Csc)) else _convert(base, "csr")
         if m.dtype != acc:
             m = _sp.astype(m, acc)
         if axis == 0:
