@@ -691,3 +691,27 @@ def test_empty_2d_row():
     same(k.max(axis=1), s.max(axis=1))
     k, s = ks.csr_array((3, 0)), sps.csr_array((3, 0))
     same(k[1], s[1])
+
+
+# ---- kumo's reading where SciPy 1.17 fails (docs/sparse.md) ----
+
+@pytest.mark.parametrize("fmt", FORMATS_1D)
+def test_count_nonzero_along_axis_0_is_the_count(fmt):
+    k, s = vec_pair(fmt, numpy.float64, scipy_canonical=True)
+    assert k.count_nonzero(axis=0) == s.count_nonzero()
+
+
+@pytest.mark.parametrize("fmt", FORMATS_1D)
+def test_mean_of_empty_is_nan(fmt):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert numpy.isnan(getattr(ks, f"{fmt}_array")(numpy.zeros(0)).mean())
+
+
+@pytest.mark.parametrize("fmt", FORMATS_1D)
+def test_resize_keeps_the_number_of_dimensions(fmt):
+    k, _ = vec_pair(fmt, numpy.float64)
+    with pytest.raises(ValueError):
+        k.resize((1, 7))
+    with pytest.raises(ValueError):
+        ks.csr_array(numpy.eye(3)).resize(9)
