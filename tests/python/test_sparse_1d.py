@@ -3,7 +3,6 @@ scipy.sparse 1.17: construction, attributes, conversions, reductions,
 arithmetic, products, comparisons, reshaping, indexing, and the 1-d results
 of 2-d *_array operations (an integer row, max/min along an axis). Every
 check compares result types, shapes, dtypes and values with SciPy's."""
-import io
 import warnings
 
 import numpy
