@@ -164,7 +164,6 @@ def test_stored_nan(op):
     same_result(run(op, k, ks.csr_array(e)), run(op, s, sps.csr_array(e)))
 
 
-def test_coo_inner_index_is_1d_in_scipy():
-    k, _ = pair("coo", "array", numpy.float64)
-    with pytest.raises(NotImplementedError, match="2-d only"):
-        k[[0, 1], [1, 2]]
+def test_coo_inner_index_is_1d_coo():
+    k, s = pair("coo", "array", numpy.float64)
+    same_sparse(k[[0, 1], [1, 2]], s[[0, 1], [1, 2]])

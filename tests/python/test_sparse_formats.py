@@ -162,9 +162,10 @@ def test_constructor_forms(fmt, kind):
 def test_matrix_from_1d_and_array_1d(fmt):
     K, S = classes(fmt, "matrix")
     check_same(K(numpy.arange(3.0)), S(numpy.arange(3.0)))
-    # kumo.sparse is 2-d only: a 1-d *_array input is refused (SciPy 1.14+ makes a 1-d array).
-    with pytest.raises(ValueError):
-        getattr(ks, f"{fmt}_array")(numpy.arange(3.0))
+    # SciPy 1.14+ makes a 1-d array of coo and csr (test_sparse_1d.py) and refuses the other formats.
+    if fmt not in ("coo", "csr"):
+        with pytest.raises(ValueError):
+            getattr(ks, f"{fmt}_array")(numpy.arange(3.0))
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

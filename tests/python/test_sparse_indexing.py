@@ -89,12 +89,10 @@ def test_matrix_int_on_one_axis(fmt):
 
 
 @pytest.mark.parametrize("fmt", COMPRESSED)
-def test_array_int_on_one_axis_is_1d_in_scipy(fmt):
-    k, _ = pair(fmt, "array", numpy.float64)
-    with pytest.raises(NotImplementedError, match="2-d only"):
-        k[1]
-    with pytest.raises(NotImplementedError, match="2-d only"):
-        k[:, 2]
+def test_array_int_on_one_axis_is_1d_coo(fmt):
+    k, s = pair(fmt, "array", numpy.float64)
+    for key in [1, (slice(None), 2), (-1, [0, 4]), ([1, 5], 0)]:
+        same_sparse(k[key], s[key])
 
 
 @pytest.mark.parametrize("fmt", COMPRESSED)
@@ -258,3 +256,108 @@ def test_larger_random_against_scipy():
     same_sparse(k[rows][:, cols], s[rows][:, cols])
     same_sparse(k[::3, ::-7], s[::3, ::-7])
     close(k[rows[:90], cols], s[rows[:90], cols])
+
+
+# ---- None (newaxis) and boolean-mask keys, by SciPy 1.17's rules ----
+
+def dense_or_sparse_same(k, s):
+    """Same result type (sparse class, dense array or scalar), shape, dtype and values."""
+    if sps.issparse(s):
+        assert type(k).__name__ == type(s).__name__, (type(k), type(s))
+        same_sparse(k, s)
+    else:
+        assert not ks.issparse(k)
+        close(k, numpy.asarray(s))
+
+
+NONE_KEYS = [(1, None), (None, 1), (None, 1, slice(None)), (1, None, slice(None)), (1, slice(None), None),
+             (slice(None), 1, None), (None, slice(None), 1), (slice(None), None, 1), (None, 1, [0, 2]),
+             ([0, 2], 1, None), (1, [0, 2], None), (None, [0, 2], 1), (None, 1, slice(1, 3)),
+             (1, slice(1, 3), None), (slice(1, 3), 1, None), (None, slice(1, 3), 1), (1, None, 1), (1, 1, None),
+             (None, 1, 1), (Ellipsis, 1, None), (None, Ellipsis, 1)]
+
+
+@pytest.mark.parametrize("key", NONE_KEYS, ids=repr)
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_none_in_key(fmt, kind, key):
+    k, s = pair(fmt, kind, numpy.float64)
+    dense_or_sparse_same(k[key], s[key])
+
+
+@pytest.mark.parametrize("key", [k for k in NONE_KEYS if not (isinstance(k[0], list) or isinstance(k[1], list)
+                                                              or (len(k) > 2 and isinstance(k[2], list)))],
+                         ids=repr)
+def test_none_in_key_coo(key):
+    # (SciPy 1.17's COO fails on None next to an integer array; those keys are left out.)
+    k, s = pair("coo", "array", numpy.float64)
+    dense_or_sparse_same(k[key], s[key])
+
+
+@pytest.mark.parametrize("key", [None, (None, slice(None)), (slice(None), None), (None, None),
+                                 (slice(0, 2), None), ([0, 2], None), (None, [0, 2]), (Ellipsis, None)],
+                         ids=repr)
+@pytest.mark.parametrize("fmt", COMPRESSED)
+def test_none_leading_to_3d_is_index_error(fmt, key):
+    k, s = pair(fmt, "array", numpy.float64)
+    with pytest.raises(IndexError):
+        s[key]
+    with pytest.raises(IndexError):
+        k[key]
+
+
+def masks(k, s):
+    """The same boolean masks as kumo and SciPy keys: sparse comparisons, a dense NumPy mask, all-true,
+    all-false."""
+    d = numpy.asarray(s.toarray())
+    yield k > 0, s > 0
+    yield k != 0, s != 0
+    yield d < 0, d < 0
+    yield numpy.ones(d.shape, bool), numpy.ones(d.shape, bool)
+    yield ks.csr_array(d.shape, dtype=numpy.bool_), sps.csr_array(d.shape, dtype=numpy.bool_)
+
+
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+@pytest.mark.parametrize("fmt", COMPRESSED + ["coo"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_boolean_mask_get(fmt, kind, dtype):
+    if fmt == "coo" and kind == "matrix":
+        return  # SciPy's coo_matrix has no indexing
+    k, s = pair(fmt, kind, dtype, noncanonical=False)
+    for km, sm in masks(k, s):
+        dense_or_sparse_same(k[km], s[sm])
+
+
+@pytest.mark.parametrize("fmt", COMPRESSED + ["coo"])
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.float64, numpy.complex128])
+def test_boolean_mask_set(fmt, dtype):
+    k, s = pair(fmt, "array", dtype, noncanonical=False)
+    for km, sm in masks(k, s):
+        kk, ss = k.copy(), s.copy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            kk[km] = 9
+            ss[sm] = 9
+        same_sparse(kk, ss)
+        n = int(numpy.count_nonzero(numpy.asarray(sm.toarray() if sps.issparse(sm) else sm)))
+        values = numpy.arange(n).astype(dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            kk[km] = values
+            ss[sm] = values
+        same_sparse(kk, ss)
+
+
+def test_boolean_mask_errors():
+    k, s = pair("csr", "array", numpy.float64)
+    for key in [sps.csr_array(numpy.ones((2, 2), bool)), sps.csr_array(numpy.ones((6, 5)))]:
+        kkey = ks.csr_array(key)
+        with pytest.raises(IndexError):
+            s[key]
+        with pytest.raises(IndexError):
+            k[kkey]
+    wrong = numpy.arange(float(numpy.count_nonzero(s.toarray() > 0) + 1))
+    with pytest.raises(ValueError):
+        s[s > 0] = wrong
+    with pytest.raises(ValueError):
+        k[k > 0] = wrong

@@ -124,10 +124,10 @@ def test_nan_and_full_rows(op):
         dense_equal(g.toarray() if hasattr(g, "toarray") else g, w.toarray() if hasattr(w, "toarray") else w)
 
 
-def test_sparray_max_axis_is_1d_in_scipy():
-    k, _ = pair("csr", "array", numpy.float64)
-    with pytest.raises(NotImplementedError, match="2-d only"):
-        k.max(axis=0)
+@pytest.mark.parametrize("axis", [0, 1])
+def test_sparray_max_axis_is_1d_coo(axis):
+    k, s = pair("csr", "array", numpy.float64)
+    same_sparse(k.max(axis=axis), s.max(axis=axis))
 
 
 @pytest.mark.parametrize("op", ["max", "argmax"])

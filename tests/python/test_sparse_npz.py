@@ -124,9 +124,9 @@ def test_save_scipy_object_directly(tmp_path):
     same_stored(ks.load_npz(str(path)), s)
 
 
-def test_one_dimensional_coo_is_value_error(tmp_path):
+def test_one_dimensional_coo_loads_as_1d(tmp_path):
     path = tmp_path / "v.npz"
     sps.save_npz(str(path), sps.coo_array(numpy.array([0.0, 1.0, 2.0])))
-    assert sps.load_npz(str(path)).ndim == 1
-    with pytest.raises(ValueError, match="2-d"):
-        ks.load_npz(str(path))
+    loaded = ks.load_npz(str(path))
+    assert type(loaded) is ks.coo_array and loaded.shape == (3,)
+    numpy.testing.assert_array_equal(kumo.asnumpy(loaded.toarray()), [0.0, 1.0, 2.0])

@@ -3,8 +3,9 @@
 The matrices and their kernels are C++ (kumo::sparse, sparse/sparse.h):
 conversions, canonical form, SpMV/SpMM, SpGEMM, indexing, reductions,
 elementwise arithmetic and the construction functions (eye, diags, kron,
-bmat, random...) run on all host cores; CUDA arrays use cuSPARSE. Matrices
-are 2-d; the lil and dok formats are not there. See docs/sparse.md for
+bmat, random...) run on all host cores; CUDA arrays use cuSPARSE. Arrays
+are 2-d, or 1-d for coo_array and csr_array (SciPy 1.14+); the lil and dok
+formats are not there. See docs/sparse.md for
 where kumo and SciPy differ.
 """
 from kumo.sparse._base import sparray, spmatrix

@@ -16,6 +16,7 @@ from kumo import _creation
 _sp = _core.sparse
 _ndarray = _core.ndarray
 _FORMATS = ("coo", "csr", "csc", "dia", "bsr")
+_ONE_D_FORMATS = ("coo", "csr")
 # The format of each C++ matrix type; _dia.py and _bsr.py add theirs.
 _FORMAT_OF = {_sp.Coo: "coo", _sp.Csr: "csr", _sp.Csc: "csc"}
 # Per C++ type of the other formats: (copy of a value, value with new data).
@@ -35,16 +36,26 @@ def _is_scalar(x):
         isinstance(x, (_ndarray, numpy.ndarray)) and x.ndim == 0)
 
 
-def _shape_arg(shape):
+def _shape_arg(shape, allow_1d=False):
+    """shape as a tuple of 2 (or, for the 1-d *_array formats, 1) non-negative ints."""
     if shape is None:
         return None
     try:
-        rows, cols = (operator.index(s) for s in shape)
-    except (TypeError, ValueError):
-        raise TypeError(f"kumo.sparse: shape must be a pair of integers, got {shape!r}") from None
-    if rows < 0 or cols < 0:
+        dims = tuple(operator.index(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"kumo.sparse: shape must be a tuple of integers, got {shape!r}") from None
+    if len(dims) != 2 and not (allow_1d and len(dims) == 1):
+        if len(dims) > 2:
+            raise ValueError(f"kumo.sparse supports 1-d and 2-d shapes only, got {dims}")
+        raise ValueError(f"shape must have length in (2,). Got new_shape={dims}")
+    if any(d < 0 for d in dims):
         raise ValueError("'shape' elements cannot be negative")
-    return (rows, cols)
+    return dims
+
+
+def _row_shape(shape):
+    """The (1, n) shape of the C++ value behind a 1-d shape (n,); a 2-d shape as it is."""
+    return (1, shape[0]) if len(shape) == 1 else tuple(shape)
 
 
 def _scipy_sparse():
@@ -55,6 +66,26 @@ def _scipy_sparse():
 def _is_scipy_sparse(obj):
     mod = type(obj).__module__
     return mod.startswith("scipy.sparse") and _scipy_sparse().issparse(obj)
+
+
+def _is_1d_input(arg1, shape):
+    """Whether a constructor's input describes a 1-d array."""
+    if shape is not None and len(shape) == 1:
+        return True
+    if isinstance(arg1, tuple):
+        return len(arg1) == 1
+    if isinstance(arg1, list):
+        return numpy.ndim(arg1) == 1
+    return getattr(arg1, "ndim", None) == 1
+
+
+def _index_arrays(coords):
+    """The index arrays of a (data, coords) input: a tuple/list of them or a 2-d array, one row per axis."""
+    if isinstance(coords, (tuple, list)):
+        return tuple(coords)
+    if isinstance(coords, (_ndarray, numpy.ndarray)) and coords.ndim == 2:
+        return tuple(coords[i] for i in range(coords.shape[0]))
+    return None
 
 
 def _fresh(m):
@@ -98,14 +129,21 @@ class _spbase:
 
     format = None
     _is_array = False
+    # A 1-d *_array (coo or csr only, as SciPy) holds its (1, n) row as the
+    # C++ value: every 2-d kernel then serves it unchanged, and only shapes
+    # and result types differ here.
+    _vec = False
     __array_priority__ = 10.1
     __array_ufunc__ = None  # NumPy defers its operators to ours.
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
-        shape = _shape_arg(shape)
+        shape = _shape_arg(shape, allow_1d=self._is_array)
+        if self._is_array and self.format not in _ONE_D_FORMATS and _is_1d_input(arg1, shape):
+            raise ValueError(f"{self.format.upper()} arrays don't support 1D input. Use 2D")
         m, shared = self._value_from(arg1, shape)
-        if shape is not None and tuple(m.shape) != shape:
-            raise ValueError(f"shape of the input {tuple(m.shape)} does not match shape={shape}")
+        have = (m.shape[1],) if self._vec else tuple(m.shape)
+        if shape is not None and have != shape:
+            raise ValueError(f"shape of the input {have} does not match shape={shape}")
         if dtype is not None:
             target = numpy.dtype(dtype)
             if m.dtype != target:
@@ -121,6 +159,10 @@ class _spbase:
         """(C++ matrix in this format, whether it may share arrays with arg1)."""
         fmt = self.format
         if isinstance(arg1, _spbase) or _is_scipy_sparse(arg1):
+            if arg1.ndim == 1:
+                if not self._is_array:
+                    raise ValueError(f"{type(self).__name__} is 2-d; a 1-d sparse input needs an *_array class")
+                self._vec = True
             if isinstance(arg1, _spbase):
                 m, shared = _convert(arg1._m, fmt), arg1.format == fmt
             else:
@@ -136,35 +178,70 @@ class _spbase:
         if _is_scalar(arg1) or isinstance(arg1, str):
             raise ValueError("kumo.sparse classes do not support instantiation from a scalar")
         dense = _asarray(arg1)
-        if dense.ndim < 2 and not self._is_array:
-            dense = dense.reshape((1, -1) if dense.ndim == 1 else (1, 1))
+        if dense.ndim == 1:
+            # *_array: a 1-d array (its row as the value); *_matrix: a row.
+            self._vec = self._is_array
+            dense = dense.reshape(1, -1)
+        elif dense.ndim == 0 and not self._is_array:
+            dense = dense.reshape(1, 1)
         if dense.ndim != 2:
-            raise ValueError(f"kumo.sparse supports 2-d matrices only, got a {dense.ndim}-d input")
+            raise ValueError(f"kumo.sparse supports 1-d and 2-d arrays only, got a {dense.ndim}-d input")
         return _convert(_sp.coo_from_dense(dense), fmt), False
 
     def _value_from_tuple(self, arg1, shape):
         fmt = self.format
-        if len(arg1) == 2 and all(isinstance(x, numbers.Integral) for x in arg1):
-            empty = _sp.coo_empty(_shape_arg(arg1), numpy.float64)
-            return _convert(empty, fmt), False
-        if len(arg1) == 2 and isinstance(arg1[1], tuple) and len(arg1[1]) == 2:
-            data, (row, col) = arg1
-            coo = _sp.make_coo(_asarray(data), _asarray(row), _asarray(col), shape)
-            # SciPy's csr/csc constructors sum the duplicates of COO input.
-            return _convert(coo, fmt), fmt == "coo"
+        if len(arg1) in (1, 2) and all(isinstance(x, numbers.Integral) for x in arg1):
+            dims = _shape_arg(arg1, allow_1d=self._is_array)
+            self._vec = len(dims) == 1
+            return _convert(_sp.coo_empty(_row_shape(dims), numpy.float64), fmt), False
+        coords = _index_arrays(arg1[1]) if len(arg1) == 2 else None
+        if coords is not None and len(coords) in (1, 2):
+            return self._value_from_coords(arg1[0], coords, shape)
         if len(arg1) == 3 and fmt != "coo":
             data, indices, indptr = (_asarray(x) for x in arg1)
             make = _sp.make_csr if fmt == "csr" else _sp.make_csc
-            return make(data, indices, indptr, shape), True
+            self._vec = shape is not None and len(shape) == 1
+            return make(data, indices, indptr, None if shape is None else _row_shape(shape)), True
         if fmt == "coo":
             raise TypeError("invalid input format")
         raise ValueError(f"unrecognized {type(self).__name__} constructor input")
 
+    def _value_from_coords(self, data, coords, shape):
+        """(data, (row, col)) or, for a 1-d array, (data, (idx,)): COO entries in this format."""
+        if shape is not None and len(coords) != len(shape):
+            raise ValueError(f"mismatching number of index arrays for shape; got {len(coords)}, "
+                             f"expected {len(shape)}")
+        if len(coords) == 1:
+            if not self._is_array:
+                raise ValueError("shape must have length in (2,). Got a 1-d index")
+            if self.format not in _ONE_D_FORMATS:
+                raise ValueError(f"{self.format.upper()} arrays don't support 1D input. Use 2D")
+            col = _asarray(coords[0])
+            if shape is None and col.size == 0:
+                raise ValueError("cannot infer dimensions from zero sized index arrays")
+            self._vec = True
+            row = _creation.zeros(col.shape, dtype=col.dtype)
+            coo = _sp.make_coo(_asarray(data), row, col, None if shape is None else _row_shape(shape))
+        else:
+            coo = _sp.make_coo(_asarray(data), _asarray(coords[0]), _asarray(coords[1]), shape)
+        # SciPy's csr/csc constructors sum the duplicates of COO input.
+        return _convert(coo, self.format), self.format == "coo"
+
     @classmethod
-    def _wrap(cls, m):
+    def _wrap(cls, m, vec=False):
         obj = object.__new__(cls)
         obj._m = m
+        if vec:
+            obj._vec = True
         return obj
+
+    def _like(self, m):
+        """C++ value m as this object's class and dimensionality."""
+        return type(self)._wrap(m, self._vec)
+
+    def _make(self, fmt, m):
+        """C++ value m (format fmt) as this flavour's class of fmt, of this object's dimensionality."""
+        return self._sibling(fmt)._wrap(m, self._vec)
 
     def _sibling(self, fmt):
         """This flavour's (array or matrix) class of format fmt."""
@@ -178,7 +255,8 @@ class _spbase:
 
     @property
     def shape(self):
-        return tuple(self._m.shape)
+        s = self._m.shape
+        return (s[1],) if self._vec else tuple(s)
 
     @property
     def dtype(self):
@@ -198,7 +276,7 @@ class _spbase:
 
     @property
     def ndim(self):
-        return 2
+        return 1 if self._vec else 2
 
     def get(self, stream=None):
         """The same matrix as a SciPy sparse object of this class's name (a host copy)."""
@@ -207,7 +285,8 @@ class _spbase:
         from kumo import asnumpy as h
         m = self._m
         if self.format == "coo":
-            out = cls((h(m.data), (h(m.row), h(m.col))), shape=self.shape)
+            coords = (h(m.col),) if self._vec else (h(m.row), h(m.col))
+            out = cls((h(m.data), coords), shape=self.shape)
             out.has_canonical_format = m.canonical
             return out
         return cls((h(m.data), h(m.indices), h(m.indptr)), shape=self.shape)
@@ -230,7 +309,7 @@ class _spbase:
     # ---- methods ----
 
     def copy(self):
-        return type(self)._wrap(_copy_value(self._m))
+        return self._like(_copy_value(self._m))
 
     def astype(self, dtype, casting="unsafe", copy=True):
         dtype = numpy.dtype(dtype)
@@ -239,16 +318,21 @@ class _spbase:
         if not numpy.can_cast(self.dtype, dtype, casting=casting):
             raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dtype!r} according to the rule "
                             f"'{casting}'")
-        return type(self)._wrap(_fresh(_sp.astype(self._m, dtype)))
+        return self._like(_fresh(_sp.astype(self._m, dtype)))
 
     def conjugate(self, copy=True):
         if self.dtype.kind == "c":
-            return type(self)._wrap(_fresh(_sp.conj(self._m)))
+            return self._like(_fresh(_sp.conj(self._m)))
         return self.copy() if copy else self
 
     conj = conjugate
 
     def transpose(self, axes=None, copy=False):
+        if self._vec:
+            # The transpose of a 1-d array is itself, as NumPy's (SciPy's CSR takes no axes at all).
+            if axes is not None and (self.format != "coo" or tuple(axes) not in ((0,), (-1,))):
+                raise ValueError("axes don't match array")
+            return self.copy() if copy else self
         if axes is not None and tuple(axes) != (1, 0):
             raise ValueError("Sparse arrays/matrices do not support an 'axes' parameter because swapping "
                              "dimensions is the only logical permutation.")
@@ -260,9 +344,11 @@ class _spbase:
         return self.transpose()
 
     def toarray(self, order=None, out=None):
-        """The dense matrix as a 2-d kumo array (C order unless order='F')."""
+        """The dense array as a kumo array (2-d: C order unless order='F')."""
         a = _sp.toarray(self._m)
-        if order in ("F", "f"):
+        if self._vec:
+            a = a.reshape(-1)
+        elif order in ("F", "f"):
             a = a.copy(order="F")
         if out is not None:
             if out.shape != a.shape:
@@ -303,15 +389,24 @@ class _spbase:
         """BSR with blocks of `blocksize` (default: SciPy's estimate_blocksize)."""
         if self.format == "bsr" and (blocksize is None or tuple(blocksize) == self.blocksize):
             return self.copy() if copy else self
+        self._check_2d("bsr")
         blocksize = None if blocksize is None else _shape_arg(blocksize)
         return self._sibling("bsr")._wrap(_sp.tobsr(_convert(self._m, "csr"), blocksize))
 
     def _convert_to(self, fmt, copy):
         if fmt == self.format:
             return self.copy() if copy else self
-        return self._sibling(fmt)._wrap(_convert(self._m, fmt))
+        self._check_2d(fmt)
+        return self._make(fmt, _convert(self._m, fmt))
+
+    def _check_2d(self, fmt):
+        """SciPy's 1-d arrays exist in the coo and csr formats only."""
+        if self._vec and fmt not in _ONE_D_FORMATS:
+            raise ValueError(f"Cannot convert a 1d sparse array to {fmt} format")
 
     def diagonal(self, k=0):
+        if self._vec:
+            raise ValueError("diagonal requires two dimensions")
         return _sp.diagonal(self._m, operator.index(k))
 
     def count_nonzero(self):
@@ -336,23 +431,49 @@ class _spbase:
         # Dense: the stored entries times the broadcast operand at their places.
         from kumo import broadcast_to
         dense = _asarray(other)
-        if dense.ndim > 2:
+        if self._vec and dense.ndim == 2:
+            return self._multiply_rows(dense)
+        if dense.ndim > self.ndim:
             raise ValueError(f"inconsistent shapes {self.shape} and {dense.shape}")
+        if dense.size == 1:
+            # SciPy: a one-element array multiplies as a (strong) scalar, in the compressed format.
+            fmt = "csc" if self.format == "csc" else "csr"
+            return self._make(fmt, _convert(self._m, fmt))._mul_scalar(dense.reshape(()))
         try:
             b = broadcast_to(dense, self.shape)
         except ValueError:
             raise ValueError(f"inconsistent shapes {self.shape} and {dense.shape}") from None
+        if self._vec:
+            b = b.reshape(1, -1)
         coo = _sp.tocoo(self._m) if self.format != "coo" else self._m
         coo = _sp.make_coo(coo.data * b[coo.row, coo.col], coo.row, coo.col, coo.shape)
-        return self._sibling("coo")._wrap(coo)
+        return self._make("coo", coo)
+
+    def _multiply_rows(self, dense):
+        """A 1-d array times a 2-d dense (k, n) or (k, 1): the array broadcast to k rows, each times its row
+        of dense (a 2-d COO array, as NumPy's broadcasting and SciPy)."""
+        import kumo
+        n = self.shape[0]
+        k = dense.shape[0]
+        try:
+            b = kumo.broadcast_to(dense, (k, n))
+        except ValueError:
+            raise ValueError(f"inconsistent shapes {self.shape} and {dense.shape}") from None
+        coo = _sp.tocoo(self._m) if self.format != "coo" else self._m
+        nnz = coo.nnz
+        index = coo.col.dtype
+        row = kumo.repeat(kumo.arange(k, dtype=index), nnz)
+        col = kumo.tile(coo.col, k)
+        data = kumo.tile(coo.data, k) * b[row, col]
+        return _CLASSES[("coo", True)]._wrap(_sp.make_coo(data, row, col, (k, n)))
 
     # ---- arithmetic helpers ----
 
     def _mul_scalar(self, s):
         if _is_python_scalar(s):
-            return type(self)._wrap(_fresh(_sp.multiply_scalar(self._m, s)))
+            return self._like(_fresh(_sp.multiply_scalar(self._m, s)))
         # NumPy scalars and 0-d arrays are strong operands: NumPy's promotion.
-        return type(self)._wrap(_with_data(self._m, self._m.data * _asarray(s)))
+        return self._like(_with_data(self._m, self._m.data * _asarray(s)))
 
     def _elementwise(self, other, fn, fmt):
         """fn (C++ add/subtract/multiply on CSR) of self and sparse other, as format fmt."""
@@ -363,7 +484,7 @@ class _spbase:
             a = _sp.transpose(_convert(self._m, "csc"))
             b = _sp.transpose(_convert(other._m, "csc"))
             return self._sibling("csc")._wrap(_sp.transpose(fn(a, b)))
-        return self._sibling("csr")._wrap(fn(_convert(self._m, "csr"), _convert(other._m, "csr")))
+        return self._make("csr", fn(_convert(self._m, "csr"), _convert(other._m, "csr")))
 
     def _add(self, other, sign):
         fmt = "csc" if self.format == "csc" else "csr"
@@ -375,6 +496,8 @@ class _spbase:
                 return self.copy()
             raise NotImplementedError("adding a nonzero scalar to a sparse array is not supported")
         dense = _asarray(other)
+        if dense.ndim > self.ndim:
+            raise ValueError(f"inconsistent shapes {self.shape} and {dense.shape}")
         return self.toarray() + dense if sign > 0 else self.toarray() - dense
 
     def _product(self, other):
@@ -386,17 +509,51 @@ class _spbase:
             raise ValueError("Scalar operands are not allowed, use '*' instead")
         if x.ndim > 2:
             raise ValueError(f"kumo.sparse: matmul operand must be 1-d or 2-d, got {x.ndim}-d")
+        if self._vec:
+            return self._vec_product(x, x.shape[0])
         return _sp.matmul(self._m, x)
+
+    def _vec_product(self, x, k):
+        """A 1-d array's product with dense x of k rows (x @ v for a 1-d x is the same sum): a NumPy
+        scalar for a 1-d x, else a 1-d array of x's columns."""
+        n = self.shape[0]
+        if k != n:
+            raise ValueError(f"matmul: dimension mismatch with signature (n,k={n}),(k={k},1?)->(n,1?)")
+        r = _sp.matmul(self._m, x)  # (1,) or (1, m): the row times x
+        if x.ndim == 1:
+            from kumo import asnumpy
+            return asnumpy(r)[0]
+        return r.reshape(-1)
 
     def _sparse_product(self, other):
         """self @ other for a sparse operand (SpGEMM, C++): CSC stays CSC, COO and CSR give CSR, as SciPy."""
         if not isinstance(other, _spbase):
-            other = self._sibling(other.format)(other)
+            other = _CLASSES[(other.format, other.ndim == 1 or self._is_array)](other)
+        if self._vec or other._vec:
+            return self._vec_sparse_product(other)
         if self.shape[1] != other.shape[0]:
             raise ValueError(f"matmul: dimension mismatch with signature (n,k={self.shape[1]}),"
                              f"(k={other.shape[0]},m)->(n,m)")
         fmt = "csc" if self.format == "csc" else "csr"
         return self._sibling(fmt)._wrap(_sp.matmul(_convert(self._m, fmt), _convert(other._m, fmt)))
+
+    def _vec_sparse_product(self, other):
+        """self @ other where a side is 1-d (SpGEMM, C++): the 1-d left side is its row, the 1-d right side
+        its column; a 0-d dense result for two 1-d arrays, else a 1-d COO array, as SciPy."""
+        k_left, k_right = self.shape[-1], other.shape[0]
+        if not self._is_array:
+            raise ValueError(f"shape must have length in (2,). Got new_shape={(self.shape[0],)}")
+        if k_left != k_right:
+            raise ValueError(f"matmul: dimension mismatch with signature (n,k={k_left}),(k={k_right},m)->(n,m)")
+        b = _convert(other._m, "csr")
+        if other._vec:
+            b = _sp.tocsr(_sp.transpose(b))
+        p = _sp.matmul(_convert(self._m, "csr"), b)
+        if self._vec and other._vec:
+            return _sp.toarray(p).reshape(())
+        if not self._vec:
+            p = _sp.transpose(p)  # the (m, 1) column as its (1, m) row
+        return _CLASSES[("coo", True)]._wrap(_fresh(_sp.tocoo(p)), True)
 
     def dot(self, other):
         """The matrix product with a sparse or dense operand; a scalar multiplies (SciPy's dot)."""
@@ -411,6 +568,10 @@ class _spbase:
         x = _asarray(other)
         if x.ndim == 0:
             raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if self._vec:
+            # x @ v is v @ x^T: the row times x's rows.
+            from kumo import ascontiguousarray
+            return self._vec_product(x if x.ndim == 1 else ascontiguousarray(x.T), x.shape[-1])
         m = self._m if self.format in ("csr", "csc") else _sp.tocsr(self._m)
         return _sp.rmatmul(x, m)
 
@@ -441,7 +602,7 @@ class _spbase:
         if self.dtype == numpy.bool_:
             raise NotImplementedError("negating a boolean sparse array is not supported")
         from kumo import negative
-        return type(self)._wrap(_with_data(self._m, negative(self._m.data)))
+        return self._like(_with_data(self._m, negative(self._m.data)))
 
     def __pos__(self):
         return self.copy()
@@ -472,9 +633,12 @@ class _spbase:
 
 
 class sparray:
-    """Mixin of the *_array classes: ``*`` is the elementwise product."""
+    """Mixin of the *_array classes: ``*`` is the elementwise product, ``**`` the elementwise power."""
 
     _is_array = True
+
+    def __pow__(self, n):
+        return self.power(n)
 
 
 class spmatrix:
@@ -494,8 +658,15 @@ class spmatrix:
         return self._nnz_per(self._m, axis)
 
 def _from_scipy(s):
-    """The C++ value of a SciPy coo/csr/csc object (arrays copied to kumo)."""
+    """The C++ value of a SciPy coo/csr/csc object (arrays copied to kumo); a 1-d one as its row."""
     a = _creation.asarray
+    if s.ndim == 1:
+        if s.format == "coo":
+            col = a(s.coords[0])
+            m = _sp.make_coo(a(s.data), _creation.zeros(col.shape, dtype=col.dtype), col, (1, s.shape[0]))
+            m.canonical = bool(s.has_canonical_format)
+            return m
+        return _sp.make_csr(a(s.data), a(s.indices), a(s.indptr), (1, s.shape[0]))
     if s.format == "coo":
         m = _sp.make_coo(a(s.data), a(s.row), a(s.col), s.shape)
         m.canonical = bool(s.has_canonical_format)

@@ -47,6 +47,8 @@ class _bsr_base(_compressed_base):
             if len(arg1) == 2 and all(isinstance(x, numbers.Integral) for x in arg1):
                 return _sp.bsr_empty(_shape_arg(arg1), blocksize or (1, 1), numpy.float64), False
             if len(arg1) == 2 and isinstance(arg1[1], tuple):
+                if len(arg1[1]) != 2:
+                    raise ValueError("BSR arrays don't support 1D input. Use 2D")
                 return _sp.tobsr(_sp.tocsr(coo_array(arg1, shape=shape)._m), blocksize), False
             if len(arg1) == 3:
                 data, indices, indptr = (_asarray(x) for x in arg1)

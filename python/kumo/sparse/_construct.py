@@ -163,6 +163,10 @@ def kron(A, B, format=None):
     BSR when B is at least half full and format is None or 'bsr' (SciPy's
     choice), else computed in COO and converted."""
     is_array = _any_array(A, B)
+    if _is_1d_sparse(A) and _is_1d_sparse(B):
+        # Two 1-d arrays: the product of their (1, n) rows is the row of a 1-d COO array, as SciPy's.
+        m = _sp.kron(_as_coo(A), _as_coo(B))
+        return _CLASSES[("coo", True)]._wrap(m, True).asformat(format)
     b = _as_coo(B, is_array)
     rows_b, cols_b = b.shape
     if format in (None, "bsr") and 2 * b.nnz >= rows_b * cols_b:
@@ -270,14 +274,25 @@ def block_diag(mats, format=None, dtype=None):
 
 # ---------------------------------------------------------------- triangles, find, random
 
+def _is_1d_sparse(a):
+    return (isinstance(a, _spbase) or _is_scipy_sparse(a)) and a.ndim == 1
+
+
+def _check_2d(name, a):
+    if _is_1d_sparse(a):
+        raise ValueError(f"{name} needs a 2-d sparse array, got shape {a.shape}")
+
+
 def tril(A, k=0, format=None):
     """Entries on and below diagonal k (scipy.sparse.tril), COO unless format says otherwise."""
+    _check_2d("tril", A)
     is_array = _is_sparray(A)
     return _wrap(_sp.tril(_as_coo(A, is_array), operator.index(k)), "coo", is_array).asformat(format)
 
 
 def triu(A, k=0, format=None):
     """Entries on and above diagonal k (scipy.sparse.triu)."""
+    _check_2d("triu", A)
     is_array = _is_sparray(A)
     return _wrap(_sp.triu(_as_coo(A, is_array), operator.index(k)), "coo", is_array).asformat(format)
 

@@ -16,6 +16,11 @@ class _coo_base(_CompareMixin, _MethodsMixin, _spbase):
         return self._m.col
 
     @property
+    def coords(self):
+        """The index arrays, one per axis: (col,) of a 1-d array's row, (row, col) of a 2-d one."""
+        return (self._m.col,) if self._vec else (self._m.row, self._m.col)
+
+    @property
     def has_canonical_format(self):
         """Whether the entries are known to be sorted by (row, col) without duplicates (SciPy's flag)."""
         return self._m.canonical
@@ -42,7 +47,7 @@ class _compressed_base(_IndexMixin, _CompareMixin, _MethodsMixin, _spbase):
         self._m = _sp.sort_indices(self._m)
 
     def sorted_indices(self):
-        return type(self)._wrap(_sp.sort_indices(self._m))
+        return self._like(_sp.sort_indices(self._m))
 
 
 class _csr_base(_compressed_base):
@@ -57,8 +62,9 @@ def _doc(fmt, kind):
     names = {"coo": "COOrdinate format", "csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column"}
     star = "the elementwise product" if kind == "array" else "the matrix product"
     return (f"{names[fmt]} sparse {kind} (scipy.sparse.{fmt}_{kind}); C++: kumo::sparse.\n\n"
-            f"``*`` is {star}, ``@`` the matrix product. Constructors as SciPy's: a dense 2-d array, "
-            f"another sparse matrix (kumo or SciPy), (M, N) for an empty one, "
+            f"``*`` is {star}, ``@`` the matrix product. Constructors as SciPy's: a dense 2-d array"
+            + (" or 1-d array (a 1-d sparse array), " if kind == "array" and fmt in ("coo", "csr") else ", ")
+            + "another sparse matrix (kumo or SciPy), (M, N) for an empty one, "
             + ("(data, (row, col))" if fmt == "coo" else "(data, (row, col)) or (data, indices, indptr)")
             + ", with shape=, dtype= and copy=. Arrays are kumo arrays; .get() returns the SciPy object.")
 

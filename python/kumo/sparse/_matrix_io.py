@@ -1,4 +1,4 @@
-"""save_npz / load_npz: sparse matrices in SciPy's .npz layout, over kumo's .npz I/O.
+"""save_npz / load_npz: sparse arrays and matrices in SciPy's .npz layout, over kumo's .npz I/O.
 
 The archive holds the format's arrays (indices and indptr; offsets; row and
 col), 'format' (the name as bytes), 'shape', 'data' and, for the *_array
@@ -26,6 +26,9 @@ def save_npz(file, matrix, compressed=True):
         arrays.update(indices=matrix.indices, indptr=matrix.indptr)
     elif fmt == "dia":
         arrays.update(offsets=matrix.offsets)
+    elif matrix.ndim == 1:
+        from kumo import stack
+        arrays.update(coords=stack(matrix.coords))  # SciPy's layout of a 1-d COO array
     else:
         arrays.update(row=matrix.row, col=matrix.col)
     arrays.update(format=numpy.array(fmt.encode("ascii")), shape=numpy.array(matrix.shape, dtype=numpy.int64),
@@ -56,13 +59,14 @@ def load_npz(file):
         if cls is None:
             raise ValueError(f'Unknown format "{fmt}_{"array" if is_array else "matrix"}"')
         shape = tuple(int(s) for s in asnumpy(loaded["shape"]))
-        if len(shape) != 2:
-            raise ValueError(f"kumo.sparse supports 2-d matrices only; {file} holds a {len(shape)}-d {fmt} array")
+        if len(shape) not in (1, 2) or (len(shape) == 1 and not is_array):
+            raise ValueError(f"kumo.sparse supports 1-d and 2-d arrays and 2-d matrices only; {file} holds a "
+                             f"{len(shape)}-d {fmt} {'array' if is_array else 'matrix'}")
         if fmt in ("csc", "csr", "bsr"):
             return cls((loaded["data"], loaded["indices"], loaded["indptr"]), shape=shape)
         if fmt == "dia":
             return cls((loaded["data"], loaded["offsets"]), shape=shape)
         if "coords" in loaded:
             coords = loaded["coords"]
-            return cls((loaded["data"], (coords[0], coords[1])), shape=shape)
+            return cls((loaded["data"], tuple(coords[i] for i in range(coords.shape[0]))), shape=shape)
         return cls((loaded["data"], (loaded["row"], loaded["col"])), shape=shape)

@@ -16,7 +16,7 @@ import warnings
 
 import numpy
 
-from kumo.sparse._base import _asarray, _convert, _is_scalar, _is_scipy_sparse, _sp, _spbase, _with_data
+from kumo.sparse._base import _asarray, _convert, _fresh, _is_scalar, _is_scipy_sparse, _sp, _spbase, _with_data
 from kumo.sparse._index import SparseEfficiencyWarning
 
 # The functions f with f(0) == 0, applied to the stored values only (SciPy's list).
@@ -51,6 +51,19 @@ def _axis(axis):
     return axis % 2
 
 
+def _axis_1d(axis):
+    """None for every axis of a 1-d array (0, -1, or a tuple of one of them): its reductions are scalars."""
+    if axis is None:
+        return None
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    for a in axes:
+        if not isinstance(a, (int, numpy.integer)) or isinstance(a, bool):
+            raise TypeError(f"axis must be an integer/tuple of ints, not {type(a)}")
+    if len(axes) != 1 or int(axes[0]) not in (0, -1):
+        raise ValueError("axis out of range for ndim")
+    return None
+
+
 def _sum_dtype(dtype):
     """SciPy's accumulator for sums: NumPy's default integers for bool and the integers."""
     if dtype.kind == "u":
@@ -72,7 +85,7 @@ def _into(result, out):
 def _unary(name):
     def method(self):
         m = _sp.sum_duplicates(self._m)
-        return type(self)._wrap(_with_data(m, getattr(_kumo(), name)(m.data)))
+        return self._like(_with_data(m, getattr(_kumo(), name)(m.data)))
 
     method.__name__ = name
     method.__doc__ = f"Elementwise {name} of the stored values (duplicates summed first), as numpy.{name}."
@@ -88,11 +101,11 @@ class _MethodsMixin:
 
     def __abs__(self):
         m = _sp.sum_duplicates(self._m)
-        return type(self)._wrap(_with_data(m, _kumo().absolute(m.data)))
+        return self._like(_with_data(m, _kumo().absolute(m.data)))
 
     def __round__(self, ndigits=0):
         m = _sp.sum_duplicates(self._m)
-        return type(self)._wrap(_with_data(m, _kumo().around(m.data, decimals=ndigits)))
+        return self._like(_with_data(m, _kumo().around(m.data, decimals=ndigits)))
 
     def power(self, n, dtype=None):
         """Elementwise power of the stored values; n is a nonzero scalar (SciPy's restriction)."""
@@ -103,9 +116,12 @@ class _MethodsMixin:
                                       "Use `np.ones(A.shape, dtype=A.dtype)` for this case.")
         m = _sp.sum_duplicates(self._m)
         data = m.data if dtype is None else m.data.astype(numpy.dtype(dtype))
-        return type(self)._wrap(_with_data(m, data ** n))
+        return self._like(_with_data(m, data ** n))
 
     # ---- reductions ----
+
+    def _axis(self, axis):
+        return _axis_1d(axis) if self._vec else _axis(axis)
 
     def _as_compressed(self):
         return _sp.tocsr(self._m) if self.format == "coo" else self._m
@@ -118,15 +134,20 @@ class _MethodsMixin:
 
     def sum(self, axis=None, dtype=None, out=None):
         """Sum of all entries, or per column (axis 0) / row (1); integers sum in int64/uint64."""
-        axis = _axis(axis)
+        axis = self._axis(axis)
         kumo = _kumo()
         acc = _sum_dtype(self.dtype)
+        # bool duplicates add as NumPy's bools (logical or) before the integer sum, as SciPy's.
+        base = self._m
+        if self.dtype == numpy.bool_:
+            base = _sp.sum_duplicates(base if self.format in ("coo", "csr", "csc") else _convert(base, "csr"))
         if axis is None:
-            total = kumo.sum(self._m.data, dtype=acc)
+            total = kumo.sum(base.data, dtype=acc)
             if dtype is not None:
                 total = total.astype(numpy.dtype(dtype))
             return _into(total, out) if out is not None else _scalar(total)
-        m = self._as_compressed()
+        # The products below take CSR or CSC (COO and BSR go through CSR).
+        m = base if isinstance(base, (_sp.Csr, _sp.Csc)) else _convert(base, "csr")
         if m.dtype != acc:
             m = _sp.astype(m, acc)
         if axis == 0:
@@ -139,11 +160,11 @@ class _MethodsMixin:
 
     def mean(self, axis=None, dtype=None, out=None):
         """Mean over all entries or along an axis, implicit zeros included (float64 for integers and bool)."""
-        axis = _axis(axis)
+        axis = self._axis(axis)
         integral = self.dtype.kind in "biu"
         res = numpy.dtype(numpy.float64) if dtype is None and integral else numpy.dtype(dtype or self.dtype)
         inter = numpy.dtype(numpy.float64) if integral else res
-        count = self.shape[0] * self.shape[1] if axis is None else self.shape[axis]
+        count = self._m.shape[0] * self._m.shape[1] if axis is None else self.shape[axis]
         s = self.astype(inter).sum(axis=axis, dtype=inter)
         if axis is None:
             total = _kumo().asarray(s) / count if count else _kumo().asarray(numpy.nan, dtype=inter)
@@ -155,7 +176,7 @@ class _MethodsMixin:
         what = "argmax" if op == "argmax" else "argmin" if op == "argmin" else "min/max"
         if out is not None:
             raise ValueError(f"Sparse {what} does not support an 'out' parameter.")
-        axis = _axis(axis)
+        axis = self._axis(axis)
         if axis is None and 0 in self.shape:
             raise ValueError("Cannot apply the operation to an empty matrix." if op.startswith("arg")
                              else "zero-size array to reduction operation which has no identity")
@@ -168,8 +189,8 @@ class _MethodsMixin:
         if op.startswith("arg"):
             return self._shape_axis_result(r, axis)
         if self._is_array:
-            raise NotImplementedError(f"kumo.sparse is 2-d only: {op}(axis=...) of a {type(self).__name__} is a "
-                                      "1-d sparse array in SciPy")
+            # SciPy: a 1-d COO array of the nonzero results.
+            return self._sibling("coo")._wrap(_fresh(_sp.coo_from_dense(r.reshape(1, -1))), True)
         # SciPy: a COO matrix of shape (1, n) or (m, 1).
         dense = r.reshape((1, -1) if axis == 0 else (-1, 1))
         return self._sibling("coo")(dense)
@@ -206,7 +227,7 @@ class _MethodsMixin:
 
     def count_nonzero(self, axis=None):
         """Nonzero values once duplicates are summed (explicit zeros do not count), in all or per axis."""
-        axis = _axis(axis)
+        axis = self._axis(axis)
         m = _sp.eliminate_zeros(_sp.sum_duplicates(self._m))
         if axis is None:
             return numpy.int64(m.nnz)
@@ -224,10 +245,14 @@ class _MethodsMixin:
         kumo = _kumo()
         coo = self._m if self.format == "coo" else _sp.tocoo(self._m)
         keep = coo.data != 0
+        if self._vec:
+            return (kumo.extract(keep, coo.col),)
         return kumo.extract(keep, coo.row), kumo.extract(keep, coo.col)
 
     def setdiag(self, values, k=0):
         """Sets diagonal k to values (a scalar, or one value per place from the start)."""
+        if self._vec:
+            raise ValueError("setdiag requires two dimensions")
         rows, cols = self.shape
         k = operator.index(k)
         if k <= -rows or k >= cols:
@@ -248,17 +273,21 @@ class _MethodsMixin:
         self._m = _sp.tocoo(out) if self.format == "coo" else out
 
     def reshape(self, *args, shape=None, order="C", copy=False):
-        """The same entries in a matrix of another shape of the same size, in C or F order (a COO result, as SciPy)."""
+        """The same entries in an array of another shape of the same size, in C or F order (a COO result, as
+        SciPy); *_array shapes may be 1-d or 2-d, *_matrix shapes 2-d."""
         if shape is None:
             shape = args[0] if len(args) == 1 and not isinstance(args[0], (int, numpy.integer)) else args
         shape = tuple(operator.index(s) for s in shape)
-        size = self.shape[0] * self.shape[1]
+        rows, cols = self._m.shape  # a 1-d array's (1, n) row: its C- and F-order positions are the columns
+        size = rows * cols
         if shape.count(-1) == 1:
             known = int(numpy.prod([s for s in shape if s != -1]))
             shape = tuple(size // known if s == -1 and known else s for s in shape)
-        if len(shape) != 2:
+        if len(shape) != 2 and not (self._is_array and len(shape) == 1):
+            if self._is_array and len(shape) > 2:
+                raise ValueError(f"kumo.sparse supports 1-d and 2-d arrays only, got new_shape={shape}")
             raise ValueError(f"shape must have length in (2,). Got new_shape={shape}")
-        if shape[0] * shape[1] != size:
+        if int(numpy.prod(shape)) != size or any(s < 0 for s in shape):
             raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
         if shape == self.shape:
             return self.copy() if copy else self
@@ -266,23 +295,24 @@ class _MethodsMixin:
             raise ValueError("'order' must be 'C' or 'F'")
         coo = self._m if self.format == "coo" else _sp.tocoo(self._m)
         row, col = coo.row.astype(numpy.int64), coo.col.astype(numpy.int64)
+        flat = row * cols + col if order == "C" else col * rows + row
+        target = (1,) + shape if len(shape) == 1 else shape
         if order == "C":
-            flat = row * self.shape[1] + col
-            new_row, new_col = flat // shape[1], flat % shape[1]
+            new_row, new_col = flat // target[1], flat % target[1]
         else:
-            flat = col * self.shape[0] + row
-            new_row, new_col = flat % shape[0], flat // shape[0]
-        return self._sibling("coo")._wrap(_sp.make_coo(coo.data, new_row, new_col, shape))
+            new_row, new_col = flat % target[0], flat // target[0]
+        return self._sibling("coo")._wrap(_sp.make_coo(coo.data, new_row, new_col, target), len(shape) == 1)
 
     def resize(self, *shape):
         """In place: the matrix cut or padded with zeros to `shape`."""
-        if len(shape) == 1:
+        if len(shape) == 1 and not isinstance(shape[0], (int, numpy.integer)):
             shape = shape[0]
         shape = tuple(operator.index(s) for s in shape)
-        if len(shape) != 2:
-            raise ValueError("Only two-dimensional sparse arrays are supported.")
-        if shape[0] < 0 or shape[1] < 0:
+        if len(shape) != self.ndim:
+            raise ValueError(f"resize of a {self.ndim}-d sparse array needs a {self.ndim}-d shape, got {shape}")
+        if any(s < 0 for s in shape):
             raise ValueError("'shape' elements cannot be negative")
+        shape = (1,) + shape if self._vec else shape
         kumo = _kumo()
         coo = self._m if self.format == "coo" else _sp.tocoo(self._m)
         keep = (coo.row < shape[0]) & (coo.col < shape[1])
@@ -304,7 +334,7 @@ class _MethodsMixin:
                 r = self._elementwise(self._sibling(fmt)(dense), getattr(_sp, name), fmt)
                 return r.tocoo() if self.format == "coo" else r  # SciPy keeps COO here (only)
             m = _sp.sum_duplicates(_convert(self._m, fmt))
-            return self._sibling(fmt)._wrap(_with_data(m, getattr(kumo, name)(m.data, other)))
+            return self._make(fmt, _with_data(m, getattr(kumo, name)(m.data, other)))
         if isinstance(other, _spbase) or _is_scipy_sparse(other):
             other = other if isinstance(other, _spbase) else self._sibling(other.format)(other)
             return self._elementwise(other, getattr(_sp, name), fmt)
@@ -354,7 +384,7 @@ class _CompareMixin:
 
     def _all_but(self, m):
         """The bool matrix true everywhere m (a C++ bool matrix) is not."""
-        return self._sibling(self._cmp_format())(_kumo().logical_not(_sp.toarray(m)))
+        return self._sibling(self._cmp_format())(_kumo().logical_not(_sp.toarray(m)).reshape(self.shape))
 
     def _scalar_compare(self, ufunc, other):
         """The stored values compared with a scalar (op(0, other) is false, so the rest stays false)."""
@@ -373,7 +403,7 @@ class _CompareMixin:
         return fn(a, other)
 
     def _wrap_cmp(self, m):
-        return self._sibling(self._cmp_format())._wrap(m)
+        return self._make(self._cmp_format(), m)
 
     def _nothing_true(self):
         """A comparison with NaN: an all-false bool matrix of this class."""
