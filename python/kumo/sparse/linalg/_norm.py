@@ -5,6 +5,7 @@ import numpy
 
 from kumo import _core
 from kumo.sparse.linalg._interface import _sparse_value, aslinearoperator
+from kumo.sparse.linalg._staging import staged_through_host
 
 _ops = _core.sparse_linalg
 
@@ -44,6 +45,7 @@ def norm(x, ord=None, axis=None):
     return r
 
 
+@staged_through_host
 def onenormest(A, t=2, itmax=5, compute_v=False, compute_w=False):
     """A lower bound of the 1-norm of A from products with A and A^H
     (scipy.sparse.linalg.onenormest: Higham and Tisseur's block algorithm);
