@@ -1,0 +1,351 @@
+"""kumo.sparse.linalg.eigsh's shift-invert modes against the dense
+generalized eigenproblem and scipy.sparse.linalg.eigsh: M with sigma
+(ARPACK's mode 3), 'buckling' (mode 4), 'cayley' (mode 5), a given OPinv,
+Minv without sigma, and the combinations SciPy rejects."""
+import numpy
+import pytest
+import scipy.linalg
+import scipy.sparse as sps
+import scipy.sparse.linalg as spla
+
+import kumo.sparse.linalg as kla
+from sparse_linalg_testing import hpd, np_, to_kumo
+
+N = 60
+REAL = [numpy.float32, numpy.float64]
+ALL = REAL + [numpy.complex64, numpy.complex128]
+
+
+def is_single(dtype):
+    return numpy.dtype(dtype) in (numpy.float32, numpy.complex64)
+
+
+def rtol(dtype):
+    return 2e-4 if is_single(dtype) else 1e-8
+
+
+def indefinite(n, dtype, seed=0):
+    """A sparse Hermitian indefinite matrix with distinct eigenvalues."""
+    return sps.csr_matrix(hpd(n, dtype, seed=seed) - sps.identity(n) * 8, dtype=dtype)
+
+
+def mass(n, dtype):
+    """A sparse Hermitian positive definite tridiagonal 'mass' matrix."""
+    m = sps.diags(numpy.linspace(1, 3, n)) + 0.2 * sps.diags(numpy.ones(n - 1), 1) + 0.2 * sps.diags(numpy.ones(n - 1), -1)
+    return sps.csr_matrix(m, dtype=dtype)
+
+
+def pencil_eigenvalues(a, m):
+    """All eigenvalues of A x = lambda M x (M = I when None), in float64."""
+    a = a.toarray().astype(numpy.complex128 if a.dtype.kind == "c" else numpy.float64)
+    if m is None:
+        return numpy.linalg.eigvalsh(a)
+    return scipy.linalg.eigh(a, m.toarray().astype(a.dtype), eigvals_only=True)
+
+
+def buckling_eigenvalues(a, g):
+    """All finite eigenvalues of A x = lambda G x for positive definite A and
+    indefinite G, from G x = mu A x (lambda = 1 / mu)."""
+    mu = scipy.linalg.eigh(g.toarray().astype(numpy.float64), a.toarray().astype(numpy.float64), eigvals_only=True)
+    return 1 / mu[abs(mu) > 1e-12]
+
+
+def transformed(lam, sigma, mode):
+    """The eigenvalue nu of ARPACK's operator that `which` refers to."""
+    if mode == "normal":
+        return 1 / (lam - sigma)
+    if mode == "buckling":
+        return lam / (lam - sigma)
+    return (lam + sigma) / (lam - sigma)
+
+
+def wanted(lam, k, which, sigma, mode):
+    """The k eigenvalues lambda whose nu `which` selects, ascending."""
+    nu = transformed(lam, sigma, mode)
+    order = numpy.argsort(nu, kind="stable")
+    if which == "LA":
+        sel = order[-k:]
+    elif which == "SA":
+        sel = order[:k]
+    elif which == "LM":
+        sel = numpy.argsort(-abs(nu), kind="stable")[:k]
+    elif which == "SM":
+        sel = numpy.argsort(abs(nu), kind="stable")[:k]
+    else:  # BE: k/2 from the low end of nu, the rest from the high end
+        sel = numpy.concatenate([order[:k // 2], order[len(nu) - (k - k // 2):]])
+    return numpy.sort(lam[sel])
+
+
+def assert_pencil_residuals(a, m, w, v, dtype):
+    """A v = w M v column by column (M = I when None), relative to |A| |v|."""
+    mv = v if m is None else m @ v
+    scale = abs(a).sum(axis=1).max() * numpy.abs(v).max(axis=0)
+    res = numpy.abs(a @ v - mv * w).max(axis=0)
+    assert numpy.all(res <= (1e-3 if is_single(dtype) else 1e-8) * scale), res / scale
+
+
+def whiches(dtype):
+    return ["LM", "SM", "LA", "SA"] + ([] if numpy.dtype(dtype).kind == "c" else ["BE"])
+
+
+CASES_ALL = [(d, w) for d in ALL for w in whiches(d)]
+CASES_REAL = [(d, w) for d in REAL for w in whiches(d)]
+
+
+# --- M with sigma (mode 'normal', ARPACK's mode 3) ---------------------------
+
+@pytest.mark.parametrize("dtype,which", CASES_ALL)
+def test_generalized_shift_invert_values(dtype, which):
+    a, m, sigma = indefinite(N, dtype), mass(N, dtype), 1.3
+    # 'SM' here wants nu in the interior of the spectrum of (A - sigma M)^-1 M,
+    # where Lanczos converges slowly (ARPACK needs some 300 restarts too); a
+    # wider basis keeps the test short.
+    ncv = 30 if which == "SM" else None
+    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=sigma, which=which, ncv=ncv,
+                  return_eigenvectors=False)
+    assert np_(w).dtype == numpy.dtype(dtype).char.lower()
+    ref = wanted(pencil_eigenvalues(a, m), 4, which, sigma, "normal")
+    numpy.testing.assert_allclose(np_(w), ref, rtol=rtol(dtype), atol=rtol(dtype))
+
+
+@pytest.mark.parametrize("which", ["LM", "SM", "LA", "SA", "BE"])
+def test_generalized_shift_invert_matches_scipy(which):
+    a, m = indefinite(N, numpy.float64), mass(N, numpy.float64)
+    w = kla.eigsh(to_kumo(a, "csc"), k=4, M=to_kumo(m, "csc"), sigma=-0.7, which=which, return_eigenvectors=False)
+    sw = spla.eigsh(a.tocsc(), k=4, M=m.tocsc(), sigma=-0.7, which=which, return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_generalized_shift_invert_vectors(dtype):
+    a, m = indefinite(N, dtype), mass(N, dtype)
+    w, v = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=2.1)
+    w, v = np_(w), np_(v).astype(numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64)
+    assert v.shape == (N, 4) and numpy.all(numpy.diff(w) >= 0)
+    assert_pencil_residuals(a, m, w, v, dtype)
+    # M-orthonormal, as ARPACK's.
+    numpy.testing.assert_allclose(v.conj().T @ (m @ v), numpy.eye(4), atol=1e-4 if is_single(dtype) else 1e-9)
+
+
+def test_generalized_shift_invert_vectors_match_scipy_up_to_sign():
+    a, m = indefinite(N, numpy.float64), mass(N, numpy.float64)
+    w, v = kla.eigsh(to_kumo(a, "csr"), k=3, M=to_kumo(m, "csr"), sigma=0.4)
+    sw, sv = spla.eigsh(a, k=3, M=m, sigma=0.4)
+    numpy.testing.assert_allclose(np_(w), sw, rtol=1e-10)
+    for i in range(3):
+        numpy.testing.assert_allclose(abs(np_(v)[:, i] @ (m @ sv[:, i])), 1, rtol=1e-8)
+
+
+# --- buckling (ARPACK's mode 4) ----------------------------------------------
+
+def stiffness(n, dtype):
+    return hpd(n, dtype, seed=3)
+
+
+def geometric(n, dtype):
+    """An indefinite 'geometric stiffness' matrix."""
+    return indefinite(n, dtype, seed=4)
+
+
+@pytest.mark.parametrize("dtype,which", CASES_REAL)
+def test_buckling_values(dtype, which):
+    a, g, sigma = stiffness(N, dtype), geometric(N, dtype), 0.9
+    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(g, "csr"), sigma=sigma, which=which, mode="buckling",
+                  return_eigenvectors=False)
+    assert np_(w).dtype == dtype
+    ref = wanted(buckling_eigenvalues(a, g), 4, which, sigma, "buckling")
+    numpy.testing.assert_allclose(np_(w), ref, rtol=rtol(dtype) * 10)
+
+
+@pytest.mark.parametrize("which", ["LM", "SM", "LA", "SA", "BE"])
+def test_buckling_matches_scipy(which):
+    a, g = stiffness(N, numpy.float64), geometric(N, numpy.float64)
+    w = kla.eigsh(to_kumo(a, "csr"), k=3, M=to_kumo(g, "csr"), sigma=-1.5, which=which, mode="buckling",
+                  return_eigenvectors=False)
+    sw = spla.eigsh(a, k=3, M=g, sigma=-1.5, which=which, mode="buckling", return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-8)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_buckling_vectors_are_a_orthonormal(dtype):
+    a, g = stiffness(N, dtype), geometric(N, dtype)
+    w, v = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(g, "csr"), sigma=0.9, mode="buckling")
+    w, v = np_(w), np_(v).astype(numpy.float64)
+    assert_pencil_residuals(a, g, w, v, dtype)
+    # The inner product of buckling mode is A's, as ARPACK's.
+    numpy.testing.assert_allclose(v.T @ (a @ v), numpy.eye(4), atol=1e-4 if is_single(dtype) else 1e-9)
+
+
+def test_buckling_without_m_is_the_standard_problem():
+    a = stiffness(N, numpy.float64)
+    w = kla.eigsh(to_kumo(a, "csr"), k=3, sigma=2.0, mode="buckling", return_eigenvectors=False)
+    ref = wanted(numpy.linalg.eigvalsh(a.toarray()), 3, "LM", 2.0, "buckling")
+    numpy.testing.assert_allclose(np_(w), ref, rtol=1e-9)
+    sw = spla.eigsh(a, k=3, sigma=2.0, mode="buckling", return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-9)
+
+
+# --- cayley (ARPACK's mode 5) ------------------------------------------------
+
+@pytest.mark.parametrize("dtype,which", CASES_REAL)
+def test_cayley_values(dtype, which):
+    a, m, sigma = indefinite(N, dtype), mass(N, dtype), 1.7
+    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=sigma, which=which, mode="cayley",
+                  return_eigenvectors=False)
+    assert np_(w).dtype == dtype
+    ref = wanted(pencil_eigenvalues(a, m), 4, which, sigma, "cayley")
+    numpy.testing.assert_allclose(np_(w), ref, rtol=rtol(dtype) * 10)
+
+
+@pytest.mark.parametrize("which", ["LM", "SM", "LA", "SA", "BE"])
+@pytest.mark.parametrize("with_m", [True, False])
+def test_cayley_matches_scipy(which, with_m):
+    a, m = indefinite(N, numpy.float64), mass(N, numpy.float64) if with_m else None
+    w = kla.eigsh(to_kumo(a, "csr"), k=3, M=None if m is None else to_kumo(m, "csr"), sigma=-2.5, which=which,
+                  mode="cayley", return_eigenvectors=False)
+    sw = spla.eigsh(a, k=3, M=m, sigma=-2.5, which=which, mode="cayley", return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-8)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+def test_cayley_vectors(dtype):
+    a, m = indefinite(N, dtype), mass(N, dtype)
+    w, v = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=1.7, mode="cayley")
+    w, v = np_(w), np_(v).astype(numpy.float64)
+    assert_pencil_residuals(a, m, w, v, dtype)
+    numpy.testing.assert_allclose(v.T @ (m @ v), numpy.eye(4), atol=1e-4 if is_single(dtype) else 1e-9)
+
+
+# --- moderate size -----------------------------------------------------------
+
+@pytest.mark.parametrize("mode", ["normal", "buckling", "cayley"])
+def test_modes_moderate_size(mode):
+    n = 600
+    if mode == "buckling":
+        a, m, sigma = stiffness(n, numpy.float64), geometric(n, numpy.float64), 0.9
+        lam = buckling_eigenvalues(a, m)
+    else:
+        a, m, sigma = indefinite(n, numpy.float64), mass(n, numpy.float64), 0.35
+        lam = pencil_eigenvalues(a, m)
+    w, v = kla.eigsh(to_kumo(a, "csc"), k=6, M=to_kumo(m, "csc"), sigma=sigma, mode=mode)
+    numpy.testing.assert_allclose(np_(w), wanted(lam, 6, "LM", sigma, mode), rtol=1e-8)
+    assert_pencil_residuals(a, m, np_(w), np_(v), numpy.float64)
+
+
+# --- OPinv and Minv given ----------------------------------------------------
+
+def lu_operator(mat):
+    """(mat)^-1 as a kumo LinearOperator calling SciPy's splu."""
+    lu = spla.splu(sps.csc_matrix(mat))
+    return kla.LinearOperator(mat.shape, matvec=lambda x: lu.solve(np_(x)), dtype=mat.dtype)
+
+
+@pytest.mark.parametrize("mode", ["normal", "buckling", "cayley"])
+def test_opinv_operator(mode):
+    if mode == "buckling":
+        a, m, sigma = stiffness(N, numpy.float64), geometric(N, numpy.float64), 0.9
+    else:
+        a, m, sigma = indefinite(N, numpy.float64), mass(N, numpy.float64), 1.3
+    opinv = lu_operator(a - sigma * m)
+    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=sigma, OPinv=opinv, mode=mode,
+                  return_eigenvectors=False)
+    sw = spla.eigsh(a, k=4, M=m, sigma=sigma, mode=mode, return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-8)
+
+
+def test_opinv_operator_with_operator_a():
+    a = indefinite(N, numpy.complex128)
+    ak = to_kumo(a, "csr")
+    aop = kla.LinearOperator(a.shape, matvec=lambda x: ak @ x, dtype=numpy.complex128)
+    w = kla.eigsh(aop, k=3, sigma=0.5, OPinv=lu_operator(a - 0.5 * sps.identity(N)), return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), wanted(pencil_eigenvalues(a, None), 3, "LM", 0.5, "normal"), rtol=1e-9)
+
+
+def test_opinv_sparse_matrix():
+    # OPinv may be any matrix (SciPy wraps it by aslinearoperator): here the
+    # dense inverse as a sparse matrix.
+    a, sigma = indefinite(30, numpy.float64), 0.2
+    inv = sps.csr_matrix(numpy.linalg.inv(a.toarray() - sigma * numpy.eye(30)))
+    w = kla.eigsh(to_kumo(a, "csr"), k=3, sigma=sigma, OPinv=to_kumo(inv, "csr"), return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), wanted(pencil_eigenvalues(a, None), 3, "LM", sigma, "normal"), rtol=1e-8)
+
+
+def test_minv_sparse_matrix_without_sigma():
+    a = indefinite(N, numpy.float64)
+    d = numpy.linspace(1, 3, N)
+    m, minv = sps.diags(d).tocsr(), sps.diags(1 / d).tocsr()
+    w = kla.eigsh(to_kumo(a, "csr"), k=3, M=to_kumo(m, "csr"), Minv=to_kumo(minv, "csr"), which="SA",
+                  return_eigenvectors=False)
+    sw = spla.eigsh(a, k=3, M=m, Minv=minv, which="SA", return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-9)
+
+
+def test_mode_is_ignored_without_sigma():
+    # SciPy reads `mode` only with sigma.
+    a = indefinite(N, numpy.float64)
+    w = kla.eigsh(to_kumo(a, "csr"), k=3, mode="whatever", return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), numpy.sort(spla.eigsh(a, k=3, return_eigenvectors=False)), rtol=1e-9)
+
+
+# --- errors ------------------------------------------------------------------
+
+@pytest.fixture
+def small():
+    return to_kumo(indefinite(10, numpy.float64), "csr"), to_kumo(mass(10, numpy.float64), "csr")
+
+
+def test_error_unknown_mode(small):
+    a, m = small
+    with pytest.raises(ValueError, match="unrecognized mode 'bogus'"):
+        kla.eigsh(a, k=2, M=m, sigma=1.0, mode="bogus")
+
+
+@pytest.mark.parametrize("mode", ["buckling", "cayley"])
+def test_error_mode_with_complex_a(mode):
+    a = to_kumo(indefinite(10, numpy.complex128), "csr")
+    with pytest.raises(ValueError, match=f"mode={mode} cannot be used with complex matrix A"):
+        kla.eigsh(a, k=2, sigma=1.0, mode=mode)
+
+
+@pytest.mark.parametrize("mode", ["buckling", "cayley"])
+def test_error_zero_sigma(small, mode):
+    a, m = small
+    with pytest.raises(ValueError, match="nonzero sigma"):
+        kla.eigsh(a, k=2, M=m, sigma=0.0, mode=mode)
+
+
+def test_error_minv_with_sigma(small):
+    a, m = small
+    with pytest.raises(ValueError, match="Minv should not be specified when sigma is specified"):
+        kla.eigsh(a, k=2, M=m, sigma=1.0, Minv=m)
+
+
+def test_error_opinv_without_sigma(small):
+    a, m = small
+    with pytest.raises(ValueError, match="OPinv should not be specified with sigma = None"):
+        kla.eigsh(a, k=2, OPinv=m)
+
+
+def test_error_minv_without_m(small):
+    a, m = small
+    with pytest.raises(ValueError, match="Minv should not be specified with M = None"):
+        kla.eigsh(a, k=2, Minv=m)
+
+
+def test_error_m_shape_with_sigma(small):
+    a, _ = small
+    with pytest.raises(ValueError, match="wrong M dimensions"):
+        kla.eigsh(a, k=2, M=to_kumo(mass(9, numpy.float64), "csr"), sigma=1.0)
+
+
+def test_error_opinv_shape(small):
+    a, _ = small
+    with pytest.raises(ValueError, match="OPinv has shape"):
+        kla.eigsh(a, k=2, sigma=1.0, OPinv=to_kumo(mass(9, numpy.float64), "csr"))
+
+
+def test_error_operator_m_with_sigma_needs_opinv(small):
+    a, m = small
+    mop = kla.aslinearoperator(m)
+    with pytest.raises(TypeError, match="OPinv"):
+        kla.eigsh(a, k=2, M=mop, sigma=1.0)
