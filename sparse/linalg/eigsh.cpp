@@ -31,6 +31,7 @@
 #include "routines/creation.h"
 #include "routines/elementwise.h"
 #include "sparse/linalg/host/krylov_system.h"
+#include "sparse/linalg/iterative_inverse.h"
 
 namespace kumo {
 namespace sparse {
@@ -276,15 +277,12 @@ void check_options(const LinearOperator& a, const EigshOptions& o) {
   if (o.opinv && !o.sigma) throw ValueError("OPinv should not be specified with sigma = None.");
   if (o.sigma) {
     if (o.minv) throw ValueError("Minv should not be specified when sigma is specified.");
-    if (!o.opinv) throw ValueError(name + ": sigma needs the operator (A - sigma M)^-1 (opinv)");
-    if (o.opinv->shape() != a.shape())
+    if (o.opinv && o.opinv->shape() != a.shape())
       throw ValueError(name + ": OPinv has shape " + shape_text(o.opinv->shape()) + ", should be " + shape_text(a.shape()));
     // With sigma = 0 both transformations collapse to the identity (nu = 1
     // for every eigenvalue), so nothing could be recovered.
     if (o.mode != ShiftInvertMode::kNormal && *o.sigma == 0)
       throw ValueError(name + ": mode='" + mode_name(o.mode) + "' needs a nonzero sigma");
-  } else if (o.m && !o.minv) {
-    throw ValueError(name + ": M needs the operator M^-1 (minv)");
   } else if (o.minv && o.minv->shape() != a.shape()) {
     throw ValueError(name + ": Minv has shape " + shape_text(o.minv->shape()) + ", should be " + shape_text(a.shape()));
   }
@@ -296,10 +294,12 @@ std::pair<LinearOperator, std::optional<LinearOperator>> spectral_transform(cons
                                                                             const EigshOptions& o) {
   if (!o.sigma) {
     // A x = lambda M x as M^-1 A, self-adjoint in the M inner product.
-    if (o.m) return {multiply(*o.minv, a), o.m};
+    if (o.m) return {multiply(o.minv ? *o.minv : iterative_inverse(*o.m, o.tol, "M"), a), o.m};
     return {a, std::nullopt};
   }
-  const LinearOperator& opinv = *o.opinv;
+  const LinearOperator shifted =
+      add(a, scale(o.m ? *o.m : identity_operator(a.shape(), a.dtype()), -*o.sigma, false));
+  const LinearOperator opinv = o.opinv ? *o.opinv : iterative_inverse(shifted, o.tol, "[A - sigma M]");
   switch (o.mode) {
     case ShiftInvertMode::kNormal:
       if (o.m) return {multiply(opinv, *o.m), o.m};

@@ -43,13 +43,16 @@ struct EigshOptions {
   std::optional<int64_t> maxiter;   // restarts; 10 n
   double tol = 0;                   // relative accuracy of the Ritz values; 0: machine precision
   bool return_eigenvectors = true;
-  // Shift-invert: with sigma, opinv = (A - sigma M)^-1 is required and
-  // `mode` picks the transformation (ignored without sigma, as SciPy).
+  // Shift-invert: with sigma, opinv = (A - sigma M)^-1 (when absent, each
+  // product is a GMRES solve with A - sigma M, as SciPy's fallback for
+  // operators) and `mode` picks the transformation (ignored without sigma,
+  // as SciPy).
   std::optional<double> sigma;
   std::optional<LinearOperator> opinv;
   ShiftInvertMode mode = ShiftInvertMode::kNormal;
   // The generalized problem A x = lambda M x for Hermitian M: positive
-  // definite without sigma (ARPACK's mode 2, which needs minv = M^-1 too),
+  // definite without sigma (ARPACK's mode 2 with minv = M^-1, or a GMRES
+  // solve with M per product when minv is absent),
   // positive semi-definite with it (minv is then a ValueError, as SciPy's).
   // Eigenvectors are M-orthonormal.
   std::optional<LinearOperator> m, minv;

@@ -47,11 +47,11 @@ def _lu_inverse(a):
 
 
 def _shift_invert(A, M, sigma):
-    """(A - sigma M)^-1 (M = I when None) of matrices."""
+    """(A - sigma M)^-1 (M = I when None) of matrices; None for operators,
+    which the C++ side inverts by GMRES."""
     from kumo.sparse import csc_matrix
     if _is_operator(A) or (M is not None and _is_operator(M)):
-        raise TypeError("kumo.sparse.linalg.eigsh: sigma with a LinearOperator A or M needs OPinv = "
-                        "(A - sigma M)^-1")
+        return None
     n = A.shape[0]
     if M is None:
         ones, idx = _asarray(numpy.ones(n)), _asarray(numpy.arange(n + 1, dtype=numpy.int32))
@@ -66,9 +66,10 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
 
     which: 'LM', 'SM', 'LA', 'SA' or 'BE'. M (Hermitian positive definite)
     makes it the generalized problem A x = lambda M x, with M-orthonormal
-    eigenvectors; M^-1 is Minv or a SuperLU factorization of M (an operator
-    M needs Minv). sigma: shift-invert around sigma with OPinv = (A - sigma
-    M)^-1, factored by SuperLU unless given; `mode` ('normal', 'buckling',
+    eigenvectors; M^-1 is Minv, a SuperLU factorization of a matrix M or
+    GMRES solves with an operator M. sigma: shift-invert around sigma with
+    OPinv = (A - sigma M)^-1: given, factored by SuperLU for matrices, GMRES
+    solves when A or M is an operator; `mode` ('normal', 'buckling',
     'cayley', ARPACK's modes 3-5) picks the transformed eigenvalue nu that
     `which` refers to: 1 / (lambda - sigma), lambda / (lambda - sigma) or
     (lambda + sigma) / (lambda - sigma). Buckling needs A positive definite
@@ -119,9 +120,7 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         opinv = _shift_invert(A, M, sigma)
     if Minv is not None:
         minv = aslinearoperator(Minv)._operator()
-    elif M is not None and sigma is None:
-        if _is_operator(M):
-            raise TypeError("kumo.sparse.linalg.eigsh: a LinearOperator M needs Minv")
+    elif M is not None and sigma is None and not _is_operator(M):
         minv = _lu_inverse(_csc(M))
     v0 = None if v0 is None else _asarray(v0)
     w, v, converged = _ops.eigsh(op._operator(), int(k), which, v0, ncv, maxiter, float(tol),
