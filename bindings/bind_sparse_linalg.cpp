@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "bindings/convert.h"
+#include "sparse/linalg/dense_pencil.h"
 #include "sparse/linalg/eigsh.h"
 #include "sparse/linalg/expm_multiply.h"
 #include "sparse/linalg/isolve.h"
@@ -229,6 +230,13 @@ void bind_sparse_linalg(py::module_& parent) {
     }();
     return py::make_tuple(new_ndarray(Array(r.w)), r.v.defined() ? new_ndarray(Array(r.v)) : py::object(py::none()),
                           r.converged);
+  });
+  m.def("dense_pencil_eigh", [](const Array& a, const Array& mat, bool vectors) {
+    auto r = [&] {
+      py::gil_scoped_release release;
+      return sparse::linalg::dense_pencil_eigh(a, mat, vectors);
+    }();
+    return py::make_tuple(new_ndarray(Array(r.w)), r.v.defined() ? new_ndarray(Array(r.v)) : py::object(py::none()));
   });
   m.def("svds", [](const LinearOperator& a, int64_t k, const std::string& which, std::optional<Array> v0,
                    std::optional<int64_t> ncv, std::optional<int64_t> maxiter, double tol, bool vectors) {

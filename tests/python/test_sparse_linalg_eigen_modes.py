@@ -8,6 +8,7 @@ import scipy.linalg
 import scipy.sparse as sps
 import scipy.sparse.linalg as spla
 
+import kumo
 import kumo.sparse.linalg as kla
 from sparse_linalg_testing import hpd, np_, to_kumo
 
@@ -319,6 +320,43 @@ def test_mode_is_ignored_without_sigma():
     a = indefinite(N, numpy.float64)
     w = kla.eigsh(to_kumo(a, "csr"), k=3, mode="whatever", return_eigenvectors=False)
     numpy.testing.assert_allclose(np_(w), numpy.sort(spla.eigsh(a, k=3, return_eigenvectors=False)), rtol=1e-9)
+
+
+# --- k >= N with M: the dense pencil (SciPy's scipy.linalg.eigh(A, b=M)) ----
+
+@pytest.mark.parametrize("dtype", ALL)
+def test_k_ge_n_with_m_solves_the_dense_pencil(dtype):
+    a, m = indefinite(12, dtype).toarray(), mass(12, dtype).toarray()
+    with pytest.warns(RuntimeWarning, match="k >= N"):
+        w, v = kla.eigsh(kumo.asarray(a), k=12, M=kumo.asarray(m))
+    with pytest.warns(RuntimeWarning):
+        sw = spla.eigsh(a, k=12, M=m, return_eigenvectors=False)
+    assert np_(w).dtype == numpy.dtype(dtype).char.lower()
+    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=rtol(dtype), atol=rtol(dtype))
+    v = np_(v).astype(numpy.complex128)
+    assert_pencil_residuals(sps.csr_matrix(a), sps.csr_matrix(m), np_(w), v, dtype)
+    numpy.testing.assert_allclose(v.conj().T @ m @ v, numpy.eye(12), atol=1e-4 if is_single(dtype) else 1e-9)
+
+
+def test_k_ge_n_with_m_values_only_from_numpy_arrays():
+    a, m = indefinite(8, numpy.float64).toarray(), mass(8, numpy.float64).toarray()
+    with pytest.warns(RuntimeWarning):
+        w = kla.eigsh(a, k=9, M=m, return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), scipy.linalg.eigh(a, m, eigvals_only=True), rtol=1e-10)
+
+
+def test_k_ge_n_with_m_not_positive_definite():
+    a, m = indefinite(6, numpy.float64).toarray(), -mass(6, numpy.float64).toarray()
+    with pytest.warns(RuntimeWarning), pytest.raises(numpy.linalg.LinAlgError):
+        kla.eigsh(kumo.asarray(a), k=6, M=kumo.asarray(m))
+
+
+def test_k_ge_n_with_operator_or_sparse_m():
+    a, m = indefinite(6, numpy.float64).toarray(), mass(6, numpy.float64)
+    with pytest.warns(RuntimeWarning), pytest.raises(TypeError, match="LinearOperator M"):
+        kla.eigsh(kumo.asarray(a), k=6, M=operator(m))
+    with pytest.warns(RuntimeWarning), pytest.raises(ValueError, match="dense M"):
+        kla.eigsh(kumo.asarray(a), k=6, M=to_kumo(m, "csr"))
 
 
 # --- errors ------------------------------------------------------------------

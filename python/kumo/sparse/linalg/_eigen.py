@@ -101,8 +101,12 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         if not dense:
             raise TypeError("Cannot use scipy.linalg.eigh for LinearOperator A with k >= N.")
         if M is not None:
-            raise TypeError("kumo.sparse.linalg.eigsh: k >= N with M needs a dense generalized eigensolver, "
-                            "which kumo.linalg does not have; reduce k")
+            if _is_operator(M):
+                raise TypeError("Cannot use scipy.linalg.eigh for LinearOperator M with k >= N.")
+            if issparse(M):
+                raise ValueError("kumo.sparse.linalg.eigsh: k >= N needs a dense M (scipy.linalg.eigh(A, b=M))")
+            w, v = _ops.dense_pencil_eigh(_asarray(A), _asarray(M), bool(return_eigenvectors))
+            return (w, v) if return_eigenvectors else w
         from kumo import linalg
         if return_eigenvectors:
             return linalg.eigh(_asarray(A))
