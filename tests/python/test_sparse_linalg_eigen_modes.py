@@ -93,52 +93,6 @@ CASES_ALL = [(d, w) for d in ALL for w in whiches(d)]
 CASES_REAL = [(d, w) for d in REAL for w in whiches(d)]
 
 
-# --- M with sigma (mode 'normal', ARPACK's mode 3) ---------------------------
-
-@pytest.mark.parametrize("dtype,which", CASES_ALL)
-def test_generalized_shift_invert_values(dtype, which):
-    a, m, sigma = indefinite(N, dtype), mass(N, dtype), 1.3
-    # 'SM' here wants nu in the interior of the spectrum of (A - sigma M)^-1 M,
-    # where Lanczos converges slowly (ARPACK needs some 300 restarts too); a
-    # wider basis keeps the test short.
-    ncv = 30 if which == "SM" else None
-    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=sigma, which=which, ncv=ncv,
-                  return_eigenvectors=False)
-    assert np_(w).dtype == numpy.dtype(dtype).char.lower()
-    ref = wanted(pencil_eigenvalues(a, m), 4, which, sigma, "normal")
-    numpy.testing.assert_allclose(np_(w), ref, rtol=rtol(dtype), atol=rtol(dtype))
-
-
-@pytest.mark.parametrize("which", ["LM", "SM", "LA", "SA", "BE"])
-def test_generalized_shift_invert_matches_scipy(which):
-    a, m = indefinite(N, numpy.float64), mass(N, numpy.float64)
-    w = kla.eigsh(to_kumo(a, "csc"), k=4, M=to_kumo(m, "csc"), sigma=-0.7, which=which, return_eigenvectors=False)
-    sw = spla.eigsh(a.tocsc(), k=4, M=m.tocsc(), sigma=-0.7, which=which, return_eigenvectors=False)
-    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-9)
-
-
-@pytest.mark.parametrize("dtype", ALL)
-def test_generalized_shift_invert_vectors(dtype):
-    a, m = indefinite(N, dtype), mass(N, dtype)
-    w, v = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=2.1)
-    w, v = np_(w), np_(v).astype(numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64)
-    assert v.shape == (N, 4) and numpy.all(numpy.diff(w) >= 0)
-    assert_pencil_residuals(a, m, w, v, dtype)
-    # M-orthonormal, as ARPACK's.
-    numpy.testing.assert_allclose(v.conj().T @ (m @ v), numpy.eye(4), atol=1e-4 if is_single(dtype) else 1e-9)
-
-
-def test_generalized_shift_invert_vectors_match_scipy_up_to_sign():
-    a, m = indefinite(N, numpy.float64), mass(N, numpy.float64)
-    w, v = kla.eigsh(to_kumo(a, "csr"), k=3, M=to_kumo(m, "csr"), sigma=0.4)
-    sw, sv = spla.eigsh(a, k=3, M=m, sigma=0.4)
-    numpy.testing.assert_allclose(np_(w), sw, rtol=1e-10)
-    for i in range(3):
-        numpy.testing.assert_allclose(abs(np_(v)[:, i] @ (m @ sv[:, i])), 1, rtol=1e-8)
-
-
-# --- buckling (ARPACK's mode 4) ----------------------------------------------
-
 def stiffness(n, dtype):
     return hpd(n, dtype, seed=3)
 
@@ -148,86 +102,87 @@ def geometric(n, dtype):
     return indefinite(n, dtype, seed=4)
 
 
-@pytest.mark.parametrize("dtype,which", CASES_REAL)
-def test_buckling_values(dtype, which):
-    a, g, sigma = stiffness(N, dtype), geometric(N, dtype), 0.9
-    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(g, "csr"), sigma=sigma, which=which, mode="buckling",
+def problem(mode, n, dtype, with_m=True):
+    """A, M (None without with_m) and all eigenvalues of the pencil, as
+    `mode` needs them: buckling takes a positive definite A (its inner
+    product) and an indefinite geometric M; the others an indefinite A and a
+    positive definite M."""
+    if mode == "buckling":
+        a, m = stiffness(n, dtype), geometric(n, dtype) if with_m else None
+        return a, m, (numpy.linalg.eigvalsh(a.toarray()) if m is None else buckling_eigenvalues(a, m))
+    a, m = indefinite(n, dtype), mass(n, dtype) if with_m else None
+    return a, m, pencil_eigenvalues(a, m)
+
+
+def inner_product(mode, a, m):
+    """The matrix eigenvectors are orthonormal in: A in buckling mode, else M."""
+    return a if mode == "buckling" else m
+
+
+def kumo_or_none(m):
+    return None if m is None else to_kumo(m, "csr")
+
+
+MODES = ["normal", "buckling", "cayley"]
+# Complex A runs 'normal' only (SciPy rejects the other modes for it).
+MODE_DTYPES = [("normal", d) for d in ALL] + [(mode, d) for mode in MODES[1:] for d in REAL]
+MODE_CASES = [(mode, d, w) for mode, d in MODE_DTYPES for w in whiches(d)]
+
+
+@pytest.mark.parametrize("mode,dtype,which", MODE_CASES)
+def test_mode_values(mode, dtype, which):
+    a, m, lam = problem(mode, N, dtype)
+    sigma = {"normal": 1.3, "buckling": 0.9, "cayley": 1.7}[mode]
+    # 'SM' of 'normal' here wants nu in the interior of the spectrum of
+    # (A - sigma M)^-1 M, where Lanczos converges slowly (ARPACK needs some
+    # 300 restarts too); a wider basis keeps the test short.
+    ncv = 30 if which == "SM" and mode == "normal" else None
+    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=sigma, which=which, mode=mode, ncv=ncv,
                   return_eigenvectors=False)
-    assert np_(w).dtype == dtype
-    ref = wanted(buckling_eigenvalues(a, g), 4, which, sigma, "buckling")
-    numpy.testing.assert_allclose(np_(w), ref, rtol=rtol(dtype) * 10)
+    assert np_(w).dtype == numpy.dtype(dtype).char.lower()
+    numpy.testing.assert_allclose(np_(w), wanted(lam, 4, which, sigma, mode), rtol=rtol(dtype) * 10,
+                                  atol=rtol(dtype))
 
 
-@pytest.mark.parametrize("which", ["LM", "SM", "LA", "SA", "BE"])
-def test_buckling_matches_scipy(which):
-    a, g = stiffness(N, numpy.float64), geometric(N, numpy.float64)
-    w = kla.eigsh(to_kumo(a, "csr"), k=3, M=to_kumo(g, "csr"), sigma=-1.5, which=which, mode="buckling",
-                  return_eigenvectors=False)
-    sw = spla.eigsh(a, k=3, M=g, sigma=-1.5, which=which, mode="buckling", return_eigenvectors=False)
-    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-8)
-
-
-@pytest.mark.parametrize("dtype", REAL)
-def test_buckling_vectors_are_a_orthonormal(dtype):
-    a, g = stiffness(N, dtype), geometric(N, dtype)
-    w, v = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(g, "csr"), sigma=0.9, mode="buckling")
-    w, v = np_(w), np_(v).astype(numpy.float64)
-    assert_pencil_residuals(a, g, w, v, dtype)
-    # The inner product of buckling mode is A's, as ARPACK's.
-    numpy.testing.assert_allclose(v.T @ (a @ v), numpy.eye(4), atol=1e-4 if is_single(dtype) else 1e-9)
-
-
-def test_buckling_without_m_is_the_standard_problem():
-    a = stiffness(N, numpy.float64)
-    w = kla.eigsh(to_kumo(a, "csr"), k=3, sigma=2.0, mode="buckling", return_eigenvectors=False)
-    ref = wanted(numpy.linalg.eigvalsh(a.toarray()), 3, "LM", 2.0, "buckling")
-    numpy.testing.assert_allclose(np_(w), ref, rtol=1e-9)
-    sw = spla.eigsh(a, k=3, sigma=2.0, mode="buckling", return_eigenvectors=False)
-    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-9)
-
-
-# --- cayley (ARPACK's mode 5) ------------------------------------------------
-
-@pytest.mark.parametrize("dtype,which", CASES_REAL)
-def test_cayley_values(dtype, which):
-    a, m, sigma = indefinite(N, dtype), mass(N, dtype), 1.7
-    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=sigma, which=which, mode="cayley",
-                  return_eigenvectors=False)
-    assert np_(w).dtype == dtype
-    ref = wanted(pencil_eigenvalues(a, m), 4, which, sigma, "cayley")
-    numpy.testing.assert_allclose(np_(w), ref, rtol=rtol(dtype) * 10)
-
-
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("which", ["LM", "SM", "LA", "SA", "BE"])
 @pytest.mark.parametrize("with_m", [True, False])
-def test_cayley_matches_scipy(which, with_m):
-    a, m = indefinite(N, numpy.float64), mass(N, numpy.float64) if with_m else None
-    w = kla.eigsh(to_kumo(a, "csr"), k=3, M=None if m is None else to_kumo(m, "csr"), sigma=-2.5, which=which,
-                  mode="cayley", return_eigenvectors=False)
-    sw = spla.eigsh(a, k=3, M=m, sigma=-2.5, which=which, mode="cayley", return_eigenvectors=False)
+def test_mode_matches_scipy(mode, which, with_m):
+    a, m, _ = problem(mode, N, numpy.float64, with_m)
+    sigma = {"normal": -0.7, "buckling": -1.5, "cayley": -2.5}[mode]
+    w = kla.eigsh(to_kumo(a, "csc"), k=3, M=kumo_or_none(m), sigma=sigma, which=which, mode=mode,
+                  return_eigenvectors=False)
+    sw = spla.eigsh(a.tocsc(), k=3, M=m, sigma=sigma, which=which, mode=mode, return_eigenvectors=False)
     numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-8)
 
 
-@pytest.mark.parametrize("dtype", REAL)
-def test_cayley_vectors(dtype):
-    a, m = indefinite(N, dtype), mass(N, dtype)
-    w, v = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=1.7, mode="cayley")
-    w, v = np_(w), np_(v).astype(numpy.float64)
+@pytest.mark.parametrize("mode,dtype", MODE_DTYPES)
+def test_mode_vectors(mode, dtype):
+    a, m, _ = problem(mode, N, dtype)
+    w, v = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=2.1 if mode == "normal" else 0.9, mode=mode)
+    w, v = np_(w), np_(v).astype(numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64)
+    assert v.shape == (N, 4) and numpy.all(numpy.diff(w) >= 0)
     assert_pencil_residuals(a, m, w, v, dtype)
-    numpy.testing.assert_allclose(v.T @ (m @ v), numpy.eye(4), atol=1e-4 if is_single(dtype) else 1e-9)
+    # Orthonormal in the inner product the mode runs in, as ARPACK's.
+    b = inner_product(mode, a, m)
+    numpy.testing.assert_allclose(v.conj().T @ (b @ v), numpy.eye(4), atol=1e-4 if is_single(dtype) else 1e-9)
 
 
-# --- moderate size -----------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_mode_vectors_match_scipy_up_to_sign(mode):
+    a, m, _ = problem(mode, N, numpy.float64)
+    w, v = kla.eigsh(to_kumo(a, "csr"), k=3, M=to_kumo(m, "csr"), sigma=0.4, mode=mode)
+    sw, sv = spla.eigsh(a, k=3, M=m, sigma=0.4, mode=mode)
+    numpy.testing.assert_allclose(np_(w), sw, rtol=1e-10)
+    b = inner_product(mode, a, m)
+    for i in range(3):
+        numpy.testing.assert_allclose(abs(np_(v)[:, i] @ (b @ sv[:, i])), 1, rtol=1e-8)
 
-@pytest.mark.parametrize("mode", ["normal", "buckling", "cayley"])
-def test_modes_moderate_size(mode):
-    n = 600
-    if mode == "buckling":
-        a, m, sigma = stiffness(n, numpy.float64), geometric(n, numpy.float64), 0.9
-        lam = buckling_eigenvalues(a, m)
-    else:
-        a, m, sigma = indefinite(n, numpy.float64), mass(n, numpy.float64), 0.35
-        lam = pencil_eigenvalues(a, m)
+
+@pytest.mark.parametrize("mode", MODES)
+def test_mode_moderate_size(mode):
+    n, sigma = 600, 0.35
+    a, m, lam = problem(mode, n, numpy.float64)
     w, v = kla.eigsh(to_kumo(a, "csc"), k=6, M=to_kumo(m, "csc"), sigma=sigma, mode=mode)
     numpy.testing.assert_allclose(np_(w), wanted(lam, 6, "LM", sigma, mode), rtol=1e-8)
     assert_pencil_residuals(a, m, np_(w), np_(v), numpy.float64)
@@ -241,15 +196,12 @@ def lu_operator(mat):
     return kla.LinearOperator(mat.shape, matvec=lambda x: lu.solve(np_(x)), dtype=mat.dtype)
 
 
-@pytest.mark.parametrize("mode", ["normal", "buckling", "cayley"])
+@pytest.mark.parametrize("mode", MODES)
 def test_opinv_operator(mode):
-    if mode == "buckling":
-        a, m, sigma = stiffness(N, numpy.float64), geometric(N, numpy.float64), 0.9
-    else:
-        a, m, sigma = indefinite(N, numpy.float64), mass(N, numpy.float64), 1.3
-    opinv = lu_operator(a - sigma * m)
-    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=sigma, OPinv=opinv, mode=mode,
-                  return_eigenvectors=False)
+    a, m, _ = problem(mode, N, numpy.float64)
+    sigma = 0.9
+    w = kla.eigsh(to_kumo(a, "csr"), k=4, M=to_kumo(m, "csr"), sigma=sigma, OPinv=lu_operator(a - sigma * m),
+                  mode=mode, return_eigenvectors=False)
     sw = spla.eigsh(a, k=4, M=m, sigma=sigma, mode=mode, return_eigenvectors=False)
     numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-8)
 
@@ -288,15 +240,10 @@ def operator(mat):
     return kla.LinearOperator(mat.shape, matvec=lambda x: k @ x, dtype=mat.dtype)
 
 
-@pytest.mark.parametrize("mode", ["normal", "buckling", "cayley"])
+@pytest.mark.parametrize("mode", MODES)
 def test_sigma_with_operators_solves_iteratively(mode):
-    n = 40
-    if mode == "buckling":
-        a, m, sigma = stiffness(n, numpy.float64), geometric(n, numpy.float64), 0.9
-        lam = buckling_eigenvalues(a, m)
-    else:
-        a, m, sigma = indefinite(n, numpy.float64), mass(n, numpy.float64), 0.9
-        lam = pencil_eigenvalues(a, m)
+    a, m, lam = problem(mode, 40, numpy.float64)
+    sigma = 0.9
     w, v = kla.eigsh(operator(a), k=3, M=operator(m), sigma=sigma, mode=mode)
     numpy.testing.assert_allclose(np_(w), wanted(lam, 3, "LM", sigma, mode), rtol=1e-7)
     assert_pencil_residuals(a, m, np_(w), np_(v), numpy.float32)  # GMRES accuracy, not LU's
