@@ -297,19 +297,17 @@ std::pair<LinearOperator, std::optional<LinearOperator>> spectral_transform(cons
     if (o.m) return {multiply(o.minv ? *o.minv : iterative_inverse(*o.m, o.tol, "M"), a), o.m};
     return {a, std::nullopt};
   }
-  const LinearOperator shifted =
-      add(a, scale(o.m ? *o.m : identity_operator(a.shape(), a.dtype()), -*o.sigma, false));
-  const LinearOperator opinv = o.opinv ? *o.opinv : iterative_inverse(shifted, o.tol, "[A - sigma M]");
+  const LinearOperator m = o.m ? *o.m : identity_operator(a.shape(), a.dtype());
+  const LinearOperator opinv =
+      o.opinv ? *o.opinv : iterative_inverse(add(a, scale(m, -*o.sigma, false)), o.tol, "[A - sigma M]");
   switch (o.mode) {
     case ShiftInvertMode::kNormal:
-      if (o.m) return {multiply(opinv, *o.m), o.m};
+      if (o.m) return {multiply(opinv, m), o.m};
       return {opinv, std::nullopt};
     case ShiftInvertMode::kBuckling:
       return {multiply(opinv, a), a};
-    case ShiftInvertMode::kCayley: {
-      const LinearOperator m = o.m ? *o.m : identity_operator(a.shape(), a.dtype());
+    case ShiftInvertMode::kCayley:
       return {multiply(opinv, add(a, scale(m, *o.sigma, false))), o.m};
-    }
   }
   return {a, std::nullopt};
 }
