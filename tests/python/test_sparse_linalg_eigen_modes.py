@@ -306,6 +306,16 @@ def test_k_ge_n_with_operator_or_sparse_m():
         kla.eigsh(kumo.asarray(a), k=6, M=to_kumo(m, "csr"))
 
 
+def test_m_of_another_precision_warns_as_scipy():
+    a, m = indefinite(N, numpy.float32), mass(N, numpy.float64)
+    with pytest.warns(UserWarning, match="same type precision"):
+        w = kla.eigsh(to_kumo(a, "csr"), k=3, M=to_kumo(m, "csr"), sigma=0.9, return_eigenvectors=False)
+    assert np_(w).dtype == numpy.float32
+    with pytest.warns(UserWarning, match="same type precision"):
+        sw = spla.eigsh(a, k=3, M=m, sigma=0.9, return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), numpy.sort(sw), rtol=1e-4)
+
+
 # --- errors ------------------------------------------------------------------
 
 @pytest.fixture

@@ -89,6 +89,9 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     mop = None if M is None else aslinearoperator(M)
     if mop is not None and mop.shape != op.shape:
         raise ValueError(f"wrong M dimensions {mop.shape}, should be {op.shape}")
+    if mop is not None and numpy.dtype(mop.dtype).char.lower() != numpy.dtype(op.dtype).char.lower():
+        warnings.warn("M does not have the same type precision as A. This may adversely affect ARPACK convergence",
+                      stacklevel=2)
     n = op.shape[0]
     if k <= 0:
         raise ValueError("k must be greater than 0.")
