@@ -288,28 +288,34 @@ void check_options(const LinearOperator& a, const EigshOptions& o) {
   }
 }
 
-// The operator Lanczos runs on and the matrix of its inner product (absent:
-// Euclidean), by ARPACK's mode.
-std::pair<LinearOperator, std::optional<LinearOperator>> spectral_transform(const LinearOperator& a,
-                                                                            const EigshOptions& o) {
+// What Lanczos runs on, by ARPACK's mode: the operator, the matrix of its
+// inner product (absent: Euclidean) and, under shift-invert, the operator
+// (A - sigma M)^-1 M the eigenvectors are purified with.
+struct SpectralTransform {
+  LinearOperator op;
+  std::optional<LinearOperator> inner;
+  std::optional<LinearOperator> shift_inverse;
+};
+
+SpectralTransform spectral_transform(const LinearOperator& a, const EigshOptions& o) {
   if (!o.sigma) {
     // A x = lambda M x as M^-1 A, self-adjoint in the M inner product.
-    if (o.m) return {multiply(o.minv ? *o.minv : iterative_inverse(*o.m, o.tol, "M"), a), o.m};
-    return {a, std::nullopt};
+    if (o.m) return {multiply(o.minv ? *o.minv : iterative_inverse(*o.m, o.tol, "M"), a), o.m, std::nullopt};
+    return {a, std::nullopt, std::nullopt};
   }
   const LinearOperator m = o.m ? *o.m : identity_operator(a.shape(), a.dtype());
   const LinearOperator opinv =
       o.opinv ? *o.opinv : iterative_inverse(add(a, scale(m, -*o.sigma, false)), o.tol, "[A - sigma M]");
+  const LinearOperator shift_inverse = o.m ? multiply(opinv, m) : opinv;
   switch (o.mode) {
     case ShiftInvertMode::kNormal:
-      if (o.m) return {multiply(opinv, m), o.m};
-      return {opinv, std::nullopt};
+      return {shift_inverse, o.m, shift_inverse};
     case ShiftInvertMode::kBuckling:
-      return {multiply(opinv, a), a};
+      return {multiply(opinv, a), a, shift_inverse};
     case ShiftInvertMode::kCayley:
-      return {multiply(opinv, add(a, scale(m, *o.sigma, false))), o.m};
+      return {multiply(opinv, add(a, scale(m, *o.sigma, false))), o.m, shift_inverse};
   }
-  return {a, std::nullopt};
+  return {a, std::nullopt, std::nullopt};
 }
 
 // lambda from a Ritz value nu of the transformed operator.
@@ -322,6 +328,26 @@ double back_transform(double nu, const EigshOptions& o) {
     case ShiftInvertMode::kCayley: return sigma * (nu + 1.0) / (nu - 1.0);
   }
   return nu;
+}
+
+// The eigenvectors z_i (columns of x) after one step of inverse iteration,
+// (lambda_i - sigma) (A - sigma M)^-1 M z_i, which is z_i for an exact one:
+// ARPACK purifies its mode-3 vectors so. With a singular M, Lanczos in the
+// M inner product cannot see (or orthogonalize away) the rounding errors in
+// M's null space; this step removes them, in every mode.
+template <class T>
+Array purified(const LinearOperator& shift_inverse, double sigma, const std::vector<double>& lambda, const Array& x) {
+  const int64_t n = x.shape()[0], k = x.shape()[1];
+  const Array px = shift_inverse.matmat(x).astype(x.dtype(), Order::kC, true);
+  Array out = x.copy(Order::kC);
+  const T* src = reinterpret_cast<const T*>(px.data());
+  T* dst = reinterpret_cast<T*>(out.data());
+  for (int64_t c = 0; c < k; ++c) {
+    const double scale = lambda[c] - sigma;
+    if (!std::isfinite(scale)) continue;  // nu = 0: lambda at infinity, nothing to iterate towards
+    for (int64_t i = 0; i < n; ++i) dst[i * k + c] = src[i * k + c] * static_cast<Real<T>>(scale);
+  }
+  return out;
 }
 
 // Orders values ascending and the columns of x (n, k) with them.
@@ -352,17 +378,18 @@ EigshResult eigsh(const LinearOperator& a, const EigshOptions& o) {
   const int64_t ncv = o.ncv ? *o.ncv : std::min(n, std::max<int64_t>(2 * o.k + 1, 20));
   if (ncv > n || ncv <= o.k) throw ValueError("ncv must be k<ncv<=n, ncv=" + std::to_string(ncv));
   const int64_t maxiter = o.maxiter ? *o.maxiter : n * 10;
-  const auto [op, inner] = spectral_transform(a, o);
+  const SpectralTransform t = spectral_transform(a, o);
   const Dtype dtype = host::floating(a.dtype());
   EigshResult r;
   host::visit_float(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Lanczos<T> lz(op, inner, n, o.k, ncv, o.which, o.tol, maxiter, dtype);
+    Lanczos<T> lz(t.op, t.inner, n, o.k, ncv, o.which, o.tol, maxiter, dtype);
     lz.run(o.v0 ? *o.v0 : Array());
     std::vector<double> values;
     Array x;
     lz.results(o.return_eigenvectors, &values, &x);
     for (double& v : values) v = back_transform(v, o);
+    if (t.shift_inverse && x.defined() && !values.empty()) x = purified<T>(*t.shift_inverse, *o.sigma, values, x);
     sort_pairs<T>(&values, &x);
     Array w = Array::empty(Shape{static_cast<int64_t>(values.size())}, Dtype::kFloat64, host_device());
     std::copy(values.begin(), values.end(), reinterpret_cast<double*>(w.data()));

@@ -32,7 +32,9 @@ enum class Which { kLM, kSM, kLA, kSA, kBE };
 //   kCayley:   OP = OPinv (A + sigma M), B = M, lambda = sigma (nu + 1) / (nu - 1)
 // Buckling needs A positive (semi)definite (it is the inner product; M is
 // the indefinite geometric stiffness) and eigenvectors are A-orthonormal;
-// the others give M-orthonormal ones.
+// the others give M-orthonormal ones (M may be singular). Eigenvectors get
+// one step of inverse iteration with (A - sigma M)^-1 M (ARPACK's
+// purification), k more products with opinv.
 enum class ShiftInvertMode { kNormal, kBuckling, kCayley };
 
 struct EigshOptions {
