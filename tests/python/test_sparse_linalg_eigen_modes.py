@@ -9,6 +9,7 @@ import scipy.sparse as sps
 import scipy.sparse.linalg as spla
 
 import kumo
+import kumo.sparse as ks
 import kumo.sparse.linalg as kla
 from sparse_linalg_testing import hpd, np_, to_kumo
 
@@ -202,6 +203,29 @@ def test_mode_moderate_size(mode):
     w, v = kla.eigsh(to_kumo(a, "csc"), k=6, M=to_kumo(m, "csc"), sigma=sigma, mode=mode)
     numpy.testing.assert_allclose(np_(w), wanted(lam, 6, "LM", sigma, mode), rtol=1e-8)
     assert_pencil_residuals(a, m, np_(w), np_(v), numpy.float64)
+
+
+def as_input(mat, fmt):
+    if fmt == "dense":
+        return kumo.asarray(mat.toarray())
+    if fmt == "numpy":
+        return mat.toarray()
+    if fmt == "coo-duplicates":
+        # Every entry stored as two halves: non-canonical storage.
+        coo = mat.tocoo()
+        half = sps.coo_matrix((numpy.concatenate([coo.data / 2, coo.data / 2]),
+                               (numpy.concatenate([coo.row, coo.row]), numpy.concatenate([coo.col, coo.col]))),
+                              shape=mat.shape)
+        return ks.coo_matrix(half)
+    return to_kumo(mat, fmt)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "coo-duplicates", "dense", "numpy"])
+@pytest.mark.parametrize("mode", MODES)
+def test_mode_inputs(fmt, mode):
+    a, m, lam = problem(mode, 40, numpy.float64)
+    w = kla.eigsh(as_input(a, fmt), k=3, M=as_input(m, fmt), sigma=0.9, mode=mode, return_eigenvectors=False)
+    numpy.testing.assert_allclose(np_(w), wanted(lam, 3, "LM", 0.9, mode), rtol=1e-9)
 
 
 # --- OPinv and Minv given ----------------------------------------------------
