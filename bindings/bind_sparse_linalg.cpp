@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "bindings/convert.h"
+#include "sparse/linalg/dense_pencil.h"
 #include "sparse/linalg/eigsh.h"
 #include "sparse/linalg/expm_multiply.h"
 #include "sparse/linalg/isolve.h"
@@ -94,6 +95,14 @@ sparse::linalg::Which which_of(const std::string& w) {
   throw ValueError("which must be one of LM SM LA SA BE, not '" + w + "'");
 }
 
+sparse::linalg::ShiftInvertMode mode_of(const std::string& m) {
+  using sparse::linalg::ShiftInvertMode;
+  if (m == "normal") return ShiftInvertMode::kNormal;
+  if (m == "buckling") return ShiftInvertMode::kBuckling;
+  if (m == "cayley") return ShiftInvertMode::kCayley;
+  throw ValueError("unrecognized mode '" + m + "'");
+}
+
 py::tuple solved(const sparse::linalg::SolveResult& r) { return py::make_tuple(new_ndarray(Array(r.x)), r.info); }
 
 }  // namespace
@@ -169,6 +178,7 @@ void bind_sparse_linalg(py::module_& parent) {
         py::gil_scoped_release release;
         return f.solve(b, trans[0]);
       }, py::arg("rhs"), py::arg("trans") = "N");
+  m.def("inverse_operator", &sparse::linalg::inverse_operator);
   m.def("splu", [](const sparse::CscMatrix& a, const std::string& permc_spec, double diag_pivot_thresh, int relax,
                    int panel_size, bool symmetric_mode) {
     sparse::linalg::SuperLUOptions o;
@@ -200,7 +210,7 @@ void bind_sparse_linalg(py::module_& parent) {
   m.def("eigsh", [](const LinearOperator& a, int64_t k, const std::string& which, std::optional<Array> v0,
                    std::optional<int64_t> ncv, std::optional<int64_t> maxiter, double tol, bool vectors,
                    std::optional<double> sigma, std::optional<LinearOperator> opinv,
-                   std::optional<LinearOperator> mop, std::optional<LinearOperator> minv) {
+                   std::optional<LinearOperator> mop, std::optional<LinearOperator> minv, const std::string& mode) {
     sparse::linalg::EigshOptions o;
     o.k = k;
     o.which = which_of(which);
@@ -213,12 +223,20 @@ void bind_sparse_linalg(py::module_& parent) {
     o.opinv = std::move(opinv);
     o.m = std::move(mop);
     o.minv = std::move(minv);
+    o.mode = mode_of(mode);
     auto r = [&] {
       py::gil_scoped_release release;
       return sparse::linalg::eigsh(a, o);
     }();
     return py::make_tuple(new_ndarray(Array(r.w)), r.v.defined() ? new_ndarray(Array(r.v)) : py::object(py::none()),
                           r.converged);
+  });
+  m.def("dense_pencil_eigh", [](const Array& a, const Array& mat, bool vectors) {
+    auto r = [&] {
+      py::gil_scoped_release release;
+      return sparse::linalg::dense_pencil_eigh(a, mat, vectors);
+    }();
+    return py::make_tuple(new_ndarray(Array(r.w)), r.v.defined() ? new_ndarray(Array(r.v)) : py::object(py::none()));
   });
   m.def("svds", [](const LinearOperator& a, int64_t k, const std::string& which, std::optional<Array> v0,
                    std::optional<int64_t> ncv, std::optional<int64_t> maxiter, double tol, bool vectors) {

@@ -9,6 +9,10 @@
 // |beta_m y_{m,i}|, and converges when that is <= tol * max(|theta_i|,
 // eps^(2/3)) (ARPACK's test). A restart keeps the wanted Ritz vectors and as
 // many of the next-best as half the free basis.
+//
+// Shift-invert and the generalized problem only change the operator and the
+// inner product the method runs in (ARPACK's modes 2 to 5, see
+// ShiftInvertMode) and map the Ritz values back afterwards.
 #include "sparse/linalg/eigsh.h"
 
 #include <algorithm>
@@ -17,6 +21,8 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/errors.h"
@@ -25,6 +31,7 @@
 #include "routines/creation.h"
 #include "routines/elementwise.h"
 #include "sparse/linalg/host/krylov_system.h"
+#include "sparse/linalg/iterative_inverse.h"
 
 namespace kumo {
 namespace sparse {
@@ -244,59 +251,146 @@ class Lanczos {
   std::mt19937_64 rng_{0x6c616e637a6f73};
 };
 
-}  // namespace
+const char* mode_name(ShiftInvertMode mode) {
+  switch (mode) {
+    case ShiftInvertMode::kNormal: return "normal";
+    case ShiftInvertMode::kBuckling: return "buckling";
+    case ShiftInvertMode::kCayley: return "cayley";
+  }
+  return "normal";
+}
 
-EigshResult eigsh(const LinearOperator& a, const EigshOptions& o) {
-  const char* name = "eigsh";
-  if (a.shape().rows != a.shape().cols)
-    throw ValueError("expected square matrix (shape=(" + std::to_string(a.shape().rows) + ", " +
-                     std::to_string(a.shape().cols) + "))");
+std::string shape_text(Shape2 s) { return "(" + std::to_string(s.rows) + ", " + std::to_string(s.cols) + ")"; }
+
+void check_options(const LinearOperator& a, const EigshOptions& o) {
+  const std::string name = host::call_name("eigsh");
+  if (a.shape().rows != a.shape().cols) throw ValueError("expected square matrix (shape=" + shape_text(a.shape()) + ")");
   const int64_t n = a.shape().rows;
   if (o.k <= 0) throw ValueError("k must be greater than 0.");
   if (o.k >= n) throw ValueError("k must be less than ndim(A), k=" + std::to_string(o.k));
+  if (o.maxiter && *o.maxiter <= 0) throw ValueError("maxiter must be positive, maxiter=" + std::to_string(*o.maxiter));
+  if (is_complex(a.dtype()) && o.mode != ShiftInvertMode::kNormal)
+    throw ValueError(std::string("mode=") + mode_name(o.mode) + " cannot be used with complex matrix A");
+  if (o.m && o.m->shape() != a.shape())
+    throw ValueError("wrong M dimensions " + shape_text(o.m->shape()) + ", should be " + shape_text(a.shape()));
+  if (o.minv && !o.m) throw ValueError("Minv should not be specified with M = None.");
+  if (o.opinv && !o.sigma) throw ValueError("OPinv should not be specified with sigma = None.");
+  if (o.sigma) {
+    if (o.minv) throw ValueError("Minv should not be specified when sigma is specified.");
+    if (o.opinv && o.opinv->shape() != a.shape())
+      throw ValueError(name + ": OPinv has shape " + shape_text(o.opinv->shape()) + ", should be " + shape_text(a.shape()));
+    // With sigma = 0 both transformations collapse to the identity (nu = 1
+    // for every eigenvalue), so nothing could be recovered.
+    if (o.mode != ShiftInvertMode::kNormal && *o.sigma == 0)
+      throw ValueError(name + ": mode='" + mode_name(o.mode) + "' needs a nonzero sigma");
+  } else if (o.minv && o.minv->shape() != a.shape()) {
+    throw ValueError(name + ": Minv has shape " + shape_text(o.minv->shape()) + ", should be " + shape_text(a.shape()));
+  }
+}
+
+// What Lanczos runs on, by ARPACK's mode: the operator, the matrix of its
+// inner product (absent: Euclidean) and, under shift-invert, the operator
+// (A - sigma M)^-1 M the eigenvectors are purified with.
+struct SpectralTransform {
+  LinearOperator op;
+  std::optional<LinearOperator> inner;
+  std::optional<LinearOperator> shift_inverse;
+};
+
+SpectralTransform spectral_transform(const LinearOperator& a, const EigshOptions& o) {
+  if (!o.sigma) {
+    // A x = lambda M x as M^-1 A, self-adjoint in the M inner product.
+    if (o.m) return {multiply(o.minv ? *o.minv : iterative_inverse(*o.m, o.tol, "M"), a), o.m, std::nullopt};
+    return {a, std::nullopt, std::nullopt};
+  }
+  const LinearOperator m = o.m ? *o.m : identity_operator(a.shape(), a.dtype());
+  const LinearOperator opinv =
+      o.opinv ? *o.opinv : iterative_inverse(add(a, scale(m, -*o.sigma, false)), o.tol, "[A - sigma M]");
+  const LinearOperator shift_inverse = o.m ? multiply(opinv, m) : opinv;
+  switch (o.mode) {
+    case ShiftInvertMode::kNormal:
+      return {shift_inverse, o.m, shift_inverse};
+    case ShiftInvertMode::kBuckling:
+      return {multiply(opinv, a), a, shift_inverse};
+    case ShiftInvertMode::kCayley:
+      return {multiply(opinv, add(a, scale(m, *o.sigma, false))), o.m, shift_inverse};
+  }
+  return {a, std::nullopt, std::nullopt};
+}
+
+// lambda from a Ritz value nu of the transformed operator.
+double back_transform(double nu, const EigshOptions& o) {
+  if (!o.sigma) return nu;
+  const double sigma = *o.sigma;
+  switch (o.mode) {
+    case ShiftInvertMode::kNormal: return sigma + 1.0 / nu;
+    case ShiftInvertMode::kBuckling: return sigma * nu / (nu - 1.0);
+    case ShiftInvertMode::kCayley: return sigma * (nu + 1.0) / (nu - 1.0);
+  }
+  return nu;
+}
+
+// The eigenvectors z_i (columns of x) after one step of inverse iteration,
+// (lambda_i - sigma) (A - sigma M)^-1 M z_i, which is z_i for an exact one:
+// ARPACK purifies its mode-3 vectors so. With a singular M, Lanczos in the
+// M inner product cannot see (or orthogonalize away) the rounding errors in
+// M's null space; this step removes them, in every mode.
+template <class T>
+Array purified(const LinearOperator& shift_inverse, double sigma, const std::vector<double>& lambda, const Array& x) {
+  const int64_t n = x.shape()[0], k = x.shape()[1];
+  const Array px = shift_inverse.matmat(x).astype(x.dtype(), Order::kC, true);
+  Array out = x.copy(Order::kC);
+  const T* src = reinterpret_cast<const T*>(px.data());
+  T* dst = reinterpret_cast<T*>(out.data());
+  for (int64_t c = 0; c < k; ++c) {
+    const double scale = lambda[c] - sigma;
+    if (!std::isfinite(scale)) continue;  // nu = 0: lambda at infinity, nothing to iterate towards
+    for (int64_t i = 0; i < n; ++i) dst[i * k + c] = src[i * k + c] * static_cast<Real<T>>(scale);
+  }
+  return out;
+}
+
+// Orders values ascending and the columns of x (n, k) with them.
+template <class T>
+void sort_pairs(std::vector<double>* values, Array* x) {
+  const int64_t kk = static_cast<int64_t>(values->size());
+  std::vector<int64_t> idx(static_cast<size_t>(kk));
+  std::iota(idx.begin(), idx.end(), int64_t{0});
+  std::stable_sort(idx.begin(), idx.end(), [&](int64_t p, int64_t q) { return (*values)[p] < (*values)[q]; });
+  std::vector<double> sorted;
+  for (int64_t i : idx) sorted.push_back((*values)[i]);
+  *values = sorted;
+  if (!x->defined() || kk == 0) return;
+  const int64_t n = x->shape()[0];
+  Array y = Array::empty(x->shape(), x->dtype(), host_device());
+  const T* src = reinterpret_cast<const T*>(x->data());
+  T* dst = reinterpret_cast<T*>(y.data());
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t c = 0; c < kk; ++c) dst[i * kk + c] = src[i * kk + idx[c]];
+  *x = y;
+}
+
+}  // namespace
+
+EigshResult eigsh(const LinearOperator& a, const EigshOptions& o) {
+  check_options(a, o);
+  const int64_t n = a.shape().rows;
   const int64_t ncv = o.ncv ? *o.ncv : std::min(n, std::max<int64_t>(2 * o.k + 1, 20));
   if (ncv > n || ncv <= o.k) throw ValueError("ncv must be k<ncv<=n, ncv=" + std::to_string(ncv));
   const int64_t maxiter = o.maxiter ? *o.maxiter : n * 10;
-  if (maxiter <= 0) throw ValueError("maxiter must be positive, maxiter=" + std::to_string(maxiter));
-  if (o.sigma && !o.opinv) throw ValueError(host::call_name(name) + ": sigma needs the operator (A - sigma I)^-1");
-  if (o.m && o.sigma) throw ValueError(host::call_name(name) + ": M with sigma (shift-invert of a pencil) is not supported");
-  if (o.m && !o.minv) throw ValueError(host::call_name(name) + ": M needs the operator M^-1 (minv)");
-  if (o.m && (o.m->shape() != a.shape() || o.minv->shape() != a.shape()))
-    throw ValueError("wrong M dimensions (" + std::to_string(o.m->shape().rows) + ", " +
-                     std::to_string(o.m->shape().cols) + "), should be (" + std::to_string(n) + ", " +
-                     std::to_string(n) + ")");
-  // The generalized problem A x = lambda M x runs on M^-1 A, self-adjoint in
-  // the M inner product.
-  const LinearOperator op = o.sigma ? *o.opinv : o.m ? multiply(*o.minv, a) : a;
+  const SpectralTransform t = spectral_transform(a, o);
   const Dtype dtype = host::floating(a.dtype());
   EigshResult r;
   host::visit_float(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Lanczos<T> lz(op, o.m, n, o.k, ncv, o.which, o.tol, maxiter, dtype);
+    Lanczos<T> lz(t.op, t.inner, n, o.k, ncv, o.which, o.tol, maxiter, dtype);
     lz.run(o.v0 ? *o.v0 : Array());
     std::vector<double> values;
     Array x;
     lz.results(o.return_eigenvectors, &values, &x);
-    if (o.sigma) {
-      // lambda = sigma + 1 / nu, ascending again.
-      std::vector<int64_t> idx(values.size());
-      std::iota(idx.begin(), idx.end(), int64_t{0});
-      for (double& v : values) v = *o.sigma + 1.0 / v;
-      std::sort(idx.begin(), idx.end(), [&](int64_t p, int64_t q) { return values[p] < values[q]; });
-      std::vector<double> sorted;
-      for (int64_t i : idx) sorted.push_back(values[i]);
-      if (o.return_eigenvectors && !idx.empty()) {
-        // Columns of x in the new order.
-        const int64_t kk = static_cast<int64_t>(idx.size());
-        Array y = Array::empty(x.shape(), x.dtype(), host_device());
-        const T* src = reinterpret_cast<const T*>(x.data());
-        T* dst = reinterpret_cast<T*>(y.data());
-        for (int64_t i = 0; i < n; ++i)
-          for (int64_t c = 0; c < kk; ++c) dst[i * kk + c] = src[i * kk + idx[c]];
-        x = y;
-      }
-      values = sorted;
-    }
+    for (double& v : values) v = back_transform(v, o);
+    if (t.shift_inverse && x.defined() && !values.empty()) x = purified<T>(*t.shift_inverse, *o.sigma, values, x);
+    sort_pairs<T>(&values, &x);
     Array w = Array::empty(Shape{static_cast<int64_t>(values.size())}, Dtype::kFloat64, host_device());
     std::copy(values.begin(), values.end(), reinterpret_cast<double*>(w.data()));
     r.w = w.astype(is_complex(dtype) ? (dtype == Dtype::kComplex64 ? Dtype::kFloat32 : Dtype::kFloat64) : dtype);

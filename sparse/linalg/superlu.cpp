@@ -490,6 +490,12 @@ Array spsolve_triangular(const CsrMatrix& a, const Array& b, bool lower, bool un
   return x;
 }
 
+LinearOperator inverse_operator(const SuperLU& lu) {
+  const auto solve = [lu](const Array& b) { return lu.solve(b, 'N'); };
+  const auto solve_h = [lu](const Array& b) { return lu.solve(b, 'H'); };
+  return LinearOperator(lu.shape(), lu.dtype(), solve, solve_h, solve, solve_h, "SuperLUInverse");
+}
+
 }  // namespace linalg
 }  // namespace sparse
 }  // namespace kumo

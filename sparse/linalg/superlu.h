@@ -18,6 +18,7 @@
 #include <string>
 
 #include "core/array.h"
+#include "sparse/linalg/linear_operator.h"
 #include "sparse/sparse.h"
 
 namespace kumo {
@@ -65,6 +66,10 @@ class SuperLU {
 // Factors a square matrix: ValueError when it is not square,
 // RuntimeError("Factor is exactly singular") when U has a zero pivot.
 SuperLU splu(const CscMatrix& a, const SuperLUOptions& options = {});
+
+// The inverse of a factored A as an operator: matvec / matmat solve A x = b,
+// rmatvec / rmatmat A^H x = b (SciPy's SpLuInv; eigsh's (A - sigma M)^-1).
+LinearOperator inverse_operator(const SuperLU& lu);
 
 // x with A x = b for dense b ((n,) or (n, k)), through SuperLU's gssv on the
 // matrix as it is stored (CSR is solved as the transpose of its CSC form,

@@ -3,6 +3,7 @@
 // and eigenvalues are known in closed form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -112,6 +113,71 @@ TEST(SparseLinalg, EigshFindsTheLaplacianSpectrum) {
     const double j = static_cast<double>(n - 2 + i);
     EXPECT_NEAR(w[i], 2.0 - 2.0 * std::cos(j * M_PI / static_cast<double>(n + 1)), 1e-10);
   }
+}
+
+// tridiag(-1, 2, -1) eigenvalue j (1-based) of order n.
+double laplacian_eigenvalue(int64_t j, int64_t n) {
+  return 2.0 - 2.0 * std::cos(static_cast<double>(j) * M_PI / static_cast<double>(n + 1));
+}
+
+// c I of order n in CSR.
+sparse::CsrMatrix scaled_identity(int64_t n, double c) {
+  std::vector<double> data(static_cast<size_t>(n), c);
+  std::vector<int32_t> indices, indptr{0};
+  for (int64_t i = 0; i < n; ++i) {
+    indices.push_back(static_cast<int32_t>(i));
+    indptr.push_back(static_cast<int32_t>(i + 1));
+  }
+  return sparse::make_csr(asarray(data), asarray(indices), asarray(indptr), sparse::Shape2{n, n});
+}
+
+// A x = lambda (2 I) x has the Laplacian's eigenvalues halved; each mode of
+// shift-invert, with a SuperLU OPinv and with the GMRES fallback, finds the
+// three nearest sigma = 0.5 (the largest |nu| in all three transformations).
+TEST(SparseLinalg, EigshShiftInvertModesOfAPencil) {
+  const int64_t n = 60;
+  const double sigma = 0.5;
+  const sparse::CsrMatrix a = laplacian(n), m = scaled_identity(n, 2.0);
+  std::vector<double> half;
+  for (int64_t j = 1; j <= n; ++j) half.push_back(laplacian_eigenvalue(j, n) / 2);
+  std::sort(half.begin(), half.end(), [&](double p, double q) { return std::abs(p - sigma) < std::abs(q - sigma); });
+  std::vector<double> want(half.begin(), half.begin() + 3);
+  std::sort(want.begin(), want.end());
+  const SuperLU lu = splu(sparse::tocsc(sparse::subtract(a, sparse::multiply(m, Scalar(sigma)))));
+  for (ShiftInvertMode mode : {ShiftInvertMode::kNormal, ShiftInvertMode::kBuckling, ShiftInvertMode::kCayley}) {
+    for (bool factored : {true, false}) {
+      EigshOptions o;
+      o.k = 3;
+      o.sigma = sigma;
+      o.mode = mode;
+      o.m = aslinearoperator(m);
+      if (factored) o.opinv = inverse_operator(lu);
+      const EigshResult r = eigsh(aslinearoperator(a), o);
+      ASSERT_TRUE(r.converged);
+      const std::vector<double> w = r.w.to_vector<double>();
+      for (int i = 0; i < 3; ++i) EXPECT_NEAR(w[i], want[i], factored ? 1e-10 : 1e-7);
+    }
+  }
+}
+
+TEST(SparseLinalg, EigshRejectsBucklingAtSigmaZero) {
+  EigshOptions o;
+  o.k = 2;
+  o.sigma = 0.0;
+  o.mode = ShiftInvertMode::kBuckling;
+  EXPECT_THROW(eigsh(aslinearoperator(laplacian(10)), o), ValueError);
+}
+
+TEST(SparseLinalg, DensePencilEighIsMOrthonormal) {
+  const int64_t n = 8;
+  const Array a = sparse::toarray(laplacian(n)), m = sparse::toarray(scaled_identity(n, 4.0));
+  const EigshResult r = dense_pencil_eigh(a, m, true);
+  const std::vector<double> w = r.w.to_vector<double>();
+  for (int64_t j = 0; j < n; ++j) EXPECT_NEAR(w[j], laplacian_eigenvalue(j + 1, n) / 4, 1e-12);
+  // V^T M V = I: with M = 4 I, every column has norm 1/2.
+  const std::vector<double> g = matmul(r.v.transpose(), matmul(m, r.v)).to_vector<double>();
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) EXPECT_NEAR(g[i * n + j], i == j ? 1.0 : 0.0, 1e-12);
 }
 
 }  // namespace

@@ -25,20 +25,38 @@ class ArpackNoConvergence(ArpackError):
 
 
 _WHICH = ("LM", "SM", "LA", "SA", "BE")
+_MODES = ("normal", "buckling", "cayley")
 
 
-def _shift_invert(A, sigma):
-    """The operator (A - sigma I)^-1 of a matrix, through a SuperLU factorization."""
+def _is_operator(A):
+    from kumo.sparse import issparse
+    return not issparse(A) and (isinstance(A, LinearOperator) or hasattr(A, "matvec"))
+
+
+def _csc(A):
     from kumo.sparse import csc_matrix, issparse
+    return csc_matrix(A) if issparse(A) else csc_matrix(_asarray(A))
+
+
+def _lu_inverse(a):
+    """The C++ operator a^-1 of a CSC matrix, through one SuperLU factorization."""
     from kumo.sparse.linalg._dsolve import splu
-    n = A.shape[0]
-    a = csc_matrix(A) if issparse(A) else csc_matrix(_asarray(A))
-    ones, idx = _asarray(numpy.ones(n)), _asarray(numpy.arange(n + 1, dtype=numpy.int32))
-    eye = csc_matrix((ones, idx[:n], idx), shape=(n, n))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        lu = splu((a - eye * sigma).tocsc())
-    return LinearOperator((n, n), matvec=lu.solve, rmatvec=lu.solve, dtype=lu._f.dtype)
+        return _ops.inverse_operator(splu(a)._f)
+
+
+def _shift_invert(A, M, sigma):
+    """(A - sigma M)^-1 (M = I when None) of matrices; None for operators,
+    which the C++ side inverts by GMRES."""
+    from kumo.sparse import csc_matrix
+    if _is_operator(A) or (M is not None and _is_operator(M)):
+        return None
+    n = A.shape[0]
+    if M is None:
+        ones, idx = _asarray(numpy.ones(n)), _asarray(numpy.arange(n + 1, dtype=numpy.int32))
+        M = csc_matrix((ones, idx[:n], idx), shape=(n, n))
+    return _lu_inverse((_csc(A) - _csc(M) * sigma).tocsc())
 
 
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
@@ -46,30 +64,35 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     """k eigenvalues (ascending) and eigenvectors of a symmetric or Hermitian A
     (scipy.sparse.linalg.eigsh), by thick-restarted Lanczos in C++.
 
-    which: 'LM', 'SM', 'LA', 'SA' or 'BE'; sigma: shift-invert around sigma
-    (A - sigma I is factored by SuperLU unless OPinv is given), `which` then
-    refers to 1 / (lambda - sigma). M (Hermitian positive definite) makes
-    it the generalized problem A x = lambda M x, with M-orthonormal
-    eigenvectors; M^-1 is Minv or a SuperLU factorization of M (an operator
-    M needs Minv). Raises ArpackNoConvergence with the converged pairs when
-    maxiter restarts do not suffice. M with sigma and the buckling/cayley
-    modes are not supported."""
-    if Minv is not None and M is None:
-        raise ValueError("Minv given without M")
-    if M is not None and sigma is not None:
-        raise TypeError("kumo.sparse.linalg.eigsh: M with sigma (shift-invert of a pencil) is not supported")
-    if mode != "normal":
-        raise ValueError(f"kumo.sparse.linalg.eigsh: mode={mode!r} is not supported (only 'normal')")
-    if which not in _WHICH:
-        raise ValueError(f"which must be one of {' '.join(_WHICH)}")
+    which: 'LM', 'SM', 'LA', 'SA' or 'BE'. M (Hermitian positive definite)
+    makes it the generalized problem A x = lambda M x, with M-orthonormal
+    eigenvectors; M^-1 is Minv, a SuperLU factorization of a matrix M or
+    GMRES solves with an operator M. sigma: shift-invert around sigma with
+    OPinv = (A - sigma M)^-1: given, factored by SuperLU for matrices, GMRES
+    solves when A or M is an operator; `mode` ('normal', 'buckling',
+    'cayley', ARPACK's modes 3-5) picks the transformed eigenvalue nu that
+    `which` refers to: 1 / (lambda - sigma), lambda / (lambda - sigma) or
+    (lambda + sigma) / (lambda - sigma). Buckling needs A positive definite
+    and a nonzero sigma (as cayley) and gives A-orthonormal eigenvectors.
+    Raises ArpackNoConvergence with the converged pairs when maxiter
+    restarts do not suffice."""
     from kumo.sparse import issparse
-    dense = not issparse(A) and not isinstance(A, LinearOperator) and not hasattr(A, "matvec")
+    dense = not issparse(A) and not _is_operator(A)
     op = aslinearoperator(A)
+    if op.dtype is not None and numpy.dtype(op.dtype).kind == "c":
+        if mode != "normal":
+            raise ValueError(f"mode={mode} cannot be used with complex matrix A")
+        if which == "BE":
+            raise ValueError("which='BE' cannot be used with complex matrix A")
     if op.shape[0] != op.shape[1]:
         raise ValueError(f"expected square matrix (shape={op.shape})")
+    mop = None if M is None else aslinearoperator(M)
+    if mop is not None and mop.shape != op.shape:
+        raise ValueError(f"wrong M dimensions {mop.shape}, should be {op.shape}")
+    if mop is not None and numpy.dtype(mop.dtype).char.lower() != numpy.dtype(op.dtype).char.lower():
+        warnings.warn("M does not have the same type precision as A. This may adversely affect ARPACK convergence",
+                      stacklevel=2)
     n = op.shape[0]
-    if op.dtype is not None and numpy.dtype(op.dtype).kind == "c" and which == "BE":
-        raise ValueError("which='BE' is not supported for complex Hermitian matrices")
     if k <= 0:
         raise ValueError("k must be greater than 0.")
     if k >= n:
@@ -81,33 +104,35 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         if not dense:
             raise TypeError("Cannot use scipy.linalg.eigh for LinearOperator A with k >= N.")
         if M is not None:
-            raise TypeError("kumo.sparse.linalg.eigsh: k >= N with M needs a dense generalized eigensolver, "
-                            "which kumo.linalg does not have; reduce k")
+            if _is_operator(M):
+                raise TypeError("Cannot use scipy.linalg.eigh for LinearOperator M with k >= N.")
+            if issparse(M):
+                raise ValueError("kumo.sparse.linalg.eigsh: k >= N needs a dense M (scipy.linalg.eigh(A, b=M))")
+            w, v = _ops.dense_pencil_eigh(_asarray(A), _asarray(M), bool(return_eigenvectors))
+            return (w, v) if return_eigenvectors else w
         from kumo import linalg
         if return_eigenvectors:
             return linalg.eigh(_asarray(A))
         return linalg.eigvalsh(_asarray(A))
-    opinv = None
-    if sigma is not None:
-        opinv = aslinearoperator(OPinv)._operator() if OPinv is not None else _shift_invert(A, sigma)._operator()
-    m = minv = None
-    if M is not None:
-        mop = aslinearoperator(M)
-        if mop.shape != op.shape:
-            raise ValueError(f"wrong M dimensions {mop.shape}, should be {op.shape}")
-        if Minv is None:
-            if isinstance(M, LinearOperator) or hasattr(M, "matvec"):
-                raise TypeError("kumo.sparse.linalg.eigsh: a LinearOperator M needs Minv")
-            from kumo.sparse.linalg._dsolve import splu
-            from kumo.sparse import csc_matrix
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                lu = splu(csc_matrix(M) if issparse(M) else csc_matrix(_asarray(M)))
-            Minv = LinearOperator(op.shape, matvec=lu.solve, rmatvec=lu.solve, dtype=lu._f.dtype)
-        m, minv = mop._operator(), aslinearoperator(Minv)._operator()
+    if which not in _WHICH:
+        raise ValueError(f"which must be one of {' '.join(_WHICH)}")
+    if sigma is not None and mode not in _MODES:
+        raise ValueError(f"unrecognized mode '{mode}'")
+    # The combinations SciPy rejects (OPinv without sigma, Minv without M or
+    # with sigma, ...) are rejected in C++ before any work.
+    opinv = minv = None
+    if OPinv is not None:
+        opinv = aslinearoperator(OPinv)._operator()
+    elif sigma is not None and Minv is None:
+        opinv = _shift_invert(A, M, sigma)
+    if Minv is not None:
+        minv = aslinearoperator(Minv)._operator()
+    elif M is not None and sigma is None and not _is_operator(M):
+        minv = _lu_inverse(_csc(M))
     v0 = None if v0 is None else _asarray(v0)
     w, v, converged = _ops.eigsh(op._operator(), int(k), which, v0, ncv, maxiter, float(tol),
-                                 bool(return_eigenvectors), None if sigma is None else float(sigma), opinv, m, minv)
+                                 bool(return_eigenvectors), None if sigma is None else float(sigma), opinv,
+                                 None if mop is None else mop._operator(), minv, "normal" if sigma is None else mode)
     if not converged:
         raise ArpackNoConvergence(f"ARPACK error -1: No convergence ({maxiter} iterations, {w.shape[0]}/{k} "
                                   "eigenvectors converged)", w, v)
