@@ -81,7 +81,7 @@ class Lanczos {
     const double eps = std::numeric_limits<R>::epsilon();
     tol_ = tol > 0 ? tol : eps;
     eps23_ = std::pow(eps, 2.0 / 3.0);
-    v_ = zeros(Shape{m + 1, n}, dtype);
+    v_ = zeros(Shape{m + 1, n}, dtype, Order::kC, host_device());
   }
 
   // Runs until the k wanted Ritz values converge or maxiter restarts pass.

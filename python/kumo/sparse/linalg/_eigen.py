@@ -6,6 +6,7 @@ import numpy
 
 from kumo import _core
 from kumo.sparse.linalg._interface import LinearOperator, _asarray, aslinearoperator
+from kumo.sparse.linalg._staging import staged_through_host
 
 _ops = _core.sparse_linalg
 
@@ -59,6 +60,7 @@ def _shift_invert(A, M, sigma):
     return _lu_inverse((_csc(A) - _csc(M) * sigma).tocsc())
 
 
+@staged_through_host
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
           return_eigenvectors=True, Minv=None, OPinv=None, mode="normal"):
     """k eigenvalues (ascending) and eigenvectors of a symmetric or Hermitian A
@@ -139,6 +141,7 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     return (w, v) if return_eigenvectors else w
 
 
+@staged_through_host
 def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None, return_singular_vectors=True,
          solver="arpack", rng=None, options=None):
     """The k largest ('LM') or smallest ('SM') singular values (ascending) and

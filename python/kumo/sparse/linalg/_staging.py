@@ -6,7 +6,7 @@ import functools
 
 import kumo
 from kumo import _core
-from kumo.sparse._base import issparse
+from kumo.sparse._formats import issparse
 
 
 def _device_of(value):
