@@ -208,3 +208,22 @@ def test_larger_spmv_parallel_paths():
     numpy.testing.assert_array_equal(np_(kk.indptr), ss.indptr)
     numpy.testing.assert_array_equal(np_(kk.indices), ss.indices)
     numpy.testing.assert_allclose(np_(kk.data), ss.data, rtol=1e-15)
+
+
+@pytest.mark.parametrize("right", ["csr", "csc", "coo", "dia", "bsr"])
+@pytest.mark.parametrize("left", ["csr", "csc", "coo", "dia", "bsr"])
+def test_sparse_product_format_and_blocksize_follow_scipy(left, right):
+    # DIA @ DIA stays DIA; BSR @ anything is BSR of (R, C), C the right
+    # operand's block width (1 unless it is BSR).
+    a = sps.random(6, 6, density=0.4, random_state=1, format="csr") + sps.eye(6)
+    sa, sb = getattr(sps, left + "_array")(a), getattr(sps, right + "_array")(a.T)
+    if left == "bsr":
+        sa = sps.bsr_array(a, blocksize=(2, 3))
+    if right == "bsr":
+        sb = sps.bsr_array(a.T, blocksize=(3, 2))
+    ka, kb = getattr(ks, left + "_array")(sa), getattr(ks, right + "_array")(sb)
+    got, want = ka @ kb, sa @ sb
+    assert got.format == want.format
+    if want.format == "bsr":
+        assert got.blocksize == want.blocksize
+    numpy.testing.assert_allclose(np_(got.toarray()), want.toarray(), rtol=1e-12)

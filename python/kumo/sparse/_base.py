@@ -526,7 +526,9 @@ class _spbase:
         return r.reshape(-1)
 
     def _sparse_product(self, other):
-        """self @ other for a sparse operand (SpGEMM, C++): CSC stays CSC, COO and CSR give CSR, as SciPy."""
+        """self @ other for a sparse operand (SpGEMM, C++): CSC stays CSC, COO and CSR give CSR, DIA @ DIA
+        gives DIA, and BSR (R, n) @ anything gives BSR (R, C) with C the other's block width (1 unless BSR),
+        as SciPy."""
         if not isinstance(other, _spbase):
             other = _CLASSES[(other.format, other.ndim == 1 or self._is_array)](other)
         if self._vec or other._vec:
@@ -535,7 +537,12 @@ class _spbase:
             raise ValueError(f"matmul: dimension mismatch with signature (n,k={self.shape[1]}),"
                              f"(k={other.shape[0]},m)->(n,m)")
         fmt = "csc" if self.format == "csc" else "csr"
-        return self._sibling(fmt)._wrap(_sp.matmul(_convert(self._m, fmt), _convert(other._m, fmt)))
+        product = self._sibling(fmt)._wrap(_sp.matmul(_convert(self._m, fmt), _convert(other._m, fmt)))
+        if self.format == "dia" and other.format == "dia":
+            return product.todia()
+        if self.format == "bsr":
+            return product.tobsr(blocksize=(self.blocksize[0], other.blocksize[1] if other.format == "bsr" else 1))
+        return product
 
     def _vec_sparse_product(self, other):
         """self @ other where a side is 1-d (SpGEMM, C++): the 1-d left side is its row, the 1-d right side
@@ -642,9 +649,13 @@ class sparray:
 
 
 class spmatrix:
-    """Mixin of the *_matrix classes: ``*`` is the matrix product."""
+    """Mixin of the *_matrix classes: ``*`` is the matrix product, ``**`` the matrix power."""
 
     _is_array = False
+
+    def __pow__(self, n):
+        from kumo.sparse.linalg._matfuncs import matrix_power
+        return matrix_power(self, n)
 
     def getnnz(self, axis=None):
         """Stored entries (explicit zeros and duplicates included), in all or per column (0) / row (1)."""

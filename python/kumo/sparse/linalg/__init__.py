@@ -9,10 +9,11 @@ from kumo.sparse.linalg._interface import IdentityOperator, LinearOperator, Matr
 from kumo.sparse.linalg._dsolve import MatrixRankWarning, SuperLU, factorized, splu, spsolve, spsolve_triangular
 from kumo.sparse.linalg._eigen import ArpackError, ArpackNoConvergence, eigsh, svds
 from kumo.sparse.linalg._expm_multiply import expm_multiply
+from kumo.sparse.linalg._matfuncs import matrix_power
 from kumo.sparse.linalg._norm import norm, onenormest
 from kumo.sparse.linalg._isolve import bicg, bicgstab, cg, cgs, gmres, lsmr, lsqr, minres
 
 __all__ = ["LinearOperator", "aslinearoperator", "cg", "bicg", "bicgstab", "cgs", "gmres", "minres", "lsqr", "lsmr",
            "norm", "onenormest", "spsolve", "spsolve_triangular", "splu", "factorized", "SuperLU", "MatrixRankWarning",
            "eigsh", "svds", "ArpackError", "ArpackNoConvergence",
-           "expm_multiply"]
+           "expm_multiply", "matrix_power"]
