@@ -426,6 +426,14 @@ class _spbase:
             return self._mul_scalar(other)
         if isinstance(other, _spbase) or _is_scipy_sparse(other):
             other = other if isinstance(other, _spbase) else self._sibling(other.format)(other)
+            if self.shape != other.shape and (self.ndim == 2 or other.ndim == 2):
+                return self._broadcast_multiply(other)
+            if self.shape != other.shape and (1,) in (self.shape, other.shape):
+                # 1-d with a one-element 1-d operand: a scalar product, CSR when the scalar is on the right
+                # and the other operand's format when on the left, as SciPy.
+                if other.shape == (1,):
+                    return self._make("csr", _convert(self._m, "csr"))._mul_scalar(other.toarray().reshape(()))
+                return other._mul_scalar(self.toarray().reshape(()))
             fmt = "csc" if self.format == "csc" else "csr"
             return self._elementwise(other, _sp.multiply, fmt)
         # Dense: the stored entries times the broadcast operand at their places.
@@ -448,6 +456,49 @@ class _spbase:
         coo = _sp.tocoo(self._m) if self.format != "coo" else self._m
         coo = _sp.make_coo(coo.data * b[coo.row, coo.col], coo.row, coo.col, coo.shape)
         return self._make("coo", coo)
+
+    def _broadcast_multiply(self, other):
+        """The elementwise product with a sparse operand whose shape broadcasts against this one (a 1-d
+        array counts as its (1, n) row), as SciPy: a (1, 1) operand scales, a row (1, n) scales columns
+        (A @ diag(row)), a column (m, 1) scales rows (diag(col) @ A), and a column times a row is their
+        outer product (col @ row); all through SpGEMM, so products that are zero are not stored. The
+        format is that of SciPy's products: a CSC or BSR left operand scaled by a (1, 1) or a row stays
+        CSC, or BSR (of its blocksize, or (R, 1) for a row); everything else is CSR."""
+        from kumo.sparse._construct import diags_array
+
+        def rows_cols(x):
+            return (1, x.shape[0]) if x.ndim == 1 else x.shape
+
+        def as_csr_2d(x):
+            m = _convert(x._m, "csr")  # a 1-d array is held as its (1, n) row
+            return _CLASSES[("csr", True)]._wrap(m)
+
+        a_shape, b_shape = rows_cols(self), rows_cols(other)
+        try:
+            shape = numpy.broadcast_shapes(a_shape, b_shape)
+        except ValueError:
+            raise ValueError(f"inconsistent shapes {self.shape} and {other.shape}") from None
+        a, b = as_csr_2d(self), as_csr_2d(other)
+        if a_shape == (1, 1) or b_shape == (1, 1):
+            one, full = (a, b) if a_shape == (1, 1) else (b, a)
+            result, case = full._mul_scalar(one.toarray().reshape(())), "scalar"
+        elif a_shape == shape or b_shape == shape:
+            full, vec = (a, b) if a_shape == shape else (b, a)
+            vec_shape = b_shape if a_shape == shape else a_shape
+            d = diags_array(vec.toarray().reshape(-1))
+            case = "row" if vec_shape[0] == 1 else "column"
+            result = full @ d if case == "row" else d @ full
+            result = result.tocsr()
+        else:
+            col, row = (a, b) if a_shape[1] == 1 else (b, a)
+            result, case = (col @ row).tocsr(), "outer"
+        m = _convert(result._m, "csr")
+        if self.format == "csc" and case in ("scalar", "row"):
+            return self._sibling("csc")._wrap(_convert(m, "csc"))
+        out = self._sibling("csr")._wrap(m)
+        if self.format == "bsr" and case in ("scalar", "row"):
+            return out.tobsr(blocksize=self.blocksize if case == "scalar" else (self.blocksize[0], 1))
+        return out
 
     def _multiply_rows(self, dense):
         """A 1-d array times a 2-d dense (k, n) or (k, 1): the array broadcast to k rows, each times its row
