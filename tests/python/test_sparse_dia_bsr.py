@@ -442,15 +442,18 @@ def test_bsr_with_sparse_stays_bsr(other_fmt, op):
 
 
 @pytest.mark.parametrize("fmt", ["dia", "bsr"])
-def test_getnnz_in_all_only(fmt):
+def test_getnnz_in_all_and_per_axis(fmt):
     d = values((4, 4), numpy.float64, seed=19)
     k, s = getattr(ks, f"{fmt}_matrix")(d, **({"blocksize": (2, 2)} if fmt == "bsr" else {})), \
         getattr(sps, f"{fmt}_matrix")(d, **({"blocksize": (2, 2)} if fmt == "bsr" else {}))
     assert k.getnnz() == s.getnnz()
+    # SciPy has only the total for DIA and BSR; kumo also counts the stored
+    # places per axis, which add up to it.
     with pytest.raises(NotImplementedError):
         s.getnnz(axis=0)
-    with pytest.raises(NotImplementedError):
-        k.getnnz(axis=0)
+    for axis in (0, 1, -1):
+        per = numpy.asarray(k.getnnz(axis=axis).get())
+        assert per.sum() == s.getnnz()
     dia = ks.dia_array(d)
     assert not hasattr(dia, "sum_duplicates") and not hasattr(sps.dia_array(d), "sum_duplicates")
     assert not hasattr(dia, "eliminate_zeros")
@@ -484,3 +487,40 @@ def test_bsr_dia_scalar_products_keep_format(dtype):
 def test_dia_offset_beyond_index_dtype_is_value_error():
     with pytest.raises(ValueError, match="does not fit"):
         ks.dia_array((numpy.ones((1, 3)), numpy.array([2**40])), shape=(3, 3))
+
+
+def test_dia_stored_places_per_axis():
+    # Offsets -1, 0, 2 of a 4 x 5 matrix with data 4 wide: place (j - k, j) for j < 4.
+    data = numpy.arange(1.0, 13).reshape(3, 4)
+    data[1, 1] = 0  # an explicit zero is stored all the same
+    k = ks.dia_matrix((data, numpy.array([-1, 0, 2])), shape=(4, 5))
+    dense_places = numpy.zeros((4, 5), dtype=int)
+    for offset in (-1, 0, 2):
+        for j in range(4):
+            if 0 <= j - offset < 4:
+                dense_places[j - offset, j] = 1
+    numpy.testing.assert_array_equal(k.getnnz(axis=0).get(), dense_places.sum(axis=0))
+    numpy.testing.assert_array_equal(k.getnnz(axis=1).get(), dense_places.sum(axis=1))
+    assert k.getnnz() == dense_places.sum()
+    with pytest.raises(ValueError):
+        k.getnnz(axis=2)
+
+
+def test_bsr_stored_entries_per_axis():
+    a = values((6, 6), numpy.float64, seed=23)
+    k, s = ks.bsr_matrix(a, blocksize=(2, 3)), sps.bsr_matrix(a, blocksize=(2, 3))
+    # SciPy's CSR of a BSR keeps every block entry, zeros included.
+    for axis in (0, 1):
+        numpy.testing.assert_array_equal(k.getnnz(axis=axis).get(), s.tocsr().getnnz(axis=axis))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("fmt", ["dia", "bsr"])
+def test_count_nonzero_per_axis(fmt, axis):
+    a = values((6, 6), numpy.float64, seed=29)
+    kw = {"blocksize": (2, 3)} if fmt == "bsr" else {}
+    k, s = getattr(ks, f"{fmt}_array")(a, **kw), getattr(sps, f"{fmt}_array")(a, **kw)
+    with pytest.raises(NotImplementedError):
+        s.count_nonzero(axis=axis)  # SciPy counts these formats in all only
+    numpy.testing.assert_array_equal(numpy.asarray(k.count_nonzero(axis=axis).get()),
+                                     s.tocsr().count_nonzero(axis=axis))

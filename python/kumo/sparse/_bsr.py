@@ -5,7 +5,7 @@ import numpy
 
 from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _convert, _from_scipy, _is_scipy_sparse,
                                _shape_arg, _sp, _spbase, sparray, spmatrix)
-from kumo.sparse._dia import whole_getnnz
+from kumo.sparse._dia import axis_getnnz
 from kumo.sparse._formats import _compressed_base, coo_array, coo_matrix
 
 _FORMAT_OF[_sp.Bsr] = "bsr"
@@ -90,9 +90,10 @@ class _bsr_base(_compressed_base):
         return cls((asnumpy(m.data), asnumpy(m.indices), asnumpy(m.indptr)), shape=self.shape)
 
     def count_nonzero(self, axis=None):
-        """Nonzero values once duplicate blocks are summed."""
+        """Nonzero values once duplicate blocks are summed, in all or per column (0) / row (1) (SciPy has
+        only the total for BSR)."""
         if axis is not None:
-            raise NotImplementedError("count_nonzero over axis is not implemented for BSR format.")
+            return self.tocsr().count_nonzero(axis=axis)
         from kumo import count_nonzero
         return int(count_nonzero(_sp.sum_duplicates(_sp.tocsr(self._m)).data))
 
@@ -112,7 +113,16 @@ class bsr_array(sparray, _bsr_base):
 
 class bsr_matrix(spmatrix, _bsr_base):
     __doc__ = _doc("matrix")
-    getnnz = whole_getnnz("BSR")
+    getnnz = axis_getnnz
+
+    def _stored_per(self, axis):
+        """Stored entries per column (0) or row (1): every stored R x C block holds R * C."""
+        import kumo
+        r, c = self.blocksize
+        if axis == 1:
+            return kumo.repeat(kumo.diff(self._m.indptr).astype(numpy.int64) * c, r)
+        blocks = kumo.bincount(self._m.indices, minlength=self.shape[1] // c)
+        return kumo.repeat(blocks.astype(numpy.int64) * r, c)
 
 
 _CLASSES.update({("bsr", True): bsr_array, ("bsr", False): bsr_matrix})

@@ -1,6 +1,8 @@
 """The DIA format (scipy.sparse's dia_array and dia_matrix) over kumo::sparse::DiaMatrix."""
 import numbers
 
+import operator
+
 import numpy
 
 from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _is_scalar, _is_scipy_sparse, _shape_arg,
@@ -70,21 +72,41 @@ class _dia_base(_spbase):
         return cls((asnumpy(self._m.data), asnumpy(self._m.offsets)), shape=self.shape)
 
     def count_nonzero(self, axis=None):
-        """Nonzero values at places inside the matrix."""
+        """Nonzero values at places inside the matrix, in all or per column (0) / row (1) (SciPy has
+        only the total for DIA)."""
         if axis is not None:
-            raise NotImplementedError("count_nonzero over an axis is not implemented for DIA format")
+            return self.tocsr().count_nonzero(axis=axis)
         from kumo import count_nonzero
         return int(count_nonzero(_sp.tocsr(self._m).data))
 
+    def _stored_per(self, axis):
+        """Stored places inside the matrix (data[k, j] is (j - offsets[k], j), for j below the data's
+        width), per column (0) or row (1); they add up to nnz. From the offsets alone (host metadata)."""
+        import kumo
+        rows, cols = self.shape
+        offsets = kumo.asnumpy(self._m.offsets)
+        width = min(self._m.data.shape[1] if self._m.data.ndim == 2 else 0, cols)
+        if axis == 1:
+            j = numpy.arange(rows)[:, None] + offsets[None, :]
+            count = ((j >= 0) & (j < width)).sum(axis=1)
+        else:
+            j = numpy.arange(cols)[:, None]
+            i = j - offsets[None, :]
+            count = ((j < width) & (i >= 0) & (i < rows)).sum(axis=1)
+        return kumo.asarray(count.astype(numpy.int64)).to_device(self._m.offsets.device)
 
-def whole_getnnz(name):
-    """spmatrix.getnnz for a format that counts only in all (SciPy's DIA and BSR)."""
-    def getnnz(self, axis=None):
-        """Stored entries in all; per row or column is not defined for this format (as SciPy)."""
-        if axis is not None:
-            raise NotImplementedError(f"getnnz over an axis is not implemented for {name} format")
+
+def axis_getnnz(self, axis=None):
+    """Stored entries (explicit zeros included) in all, or per column (0) / row (1) (SciPy has only
+    the total for DIA and BSR)."""
+    if axis is None:
         return self.nnz
-    return getnnz
+    axis = operator.index(axis)
+    if axis < 0:
+        axis += 2
+    if axis not in (0, 1):
+        raise ValueError("axis out of bounds")
+    return self._stored_per(axis)
 
 
 def _doc(kind):
@@ -101,7 +123,7 @@ class dia_array(sparray, _dia_base):
 
 class dia_matrix(spmatrix, _dia_base):
     __doc__ = _doc("matrix")
-    getnnz = whole_getnnz("DIA")
+    getnnz = axis_getnnz
 
 
 _CLASSES.update({("dia", True): dia_array, ("dia", False): dia_matrix})
