@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/cuda/cuda_common.h"
+#include "core/cuda/thread_handles.h"
 #include "core/errors.h"
 
 namespace kumo {
@@ -25,34 +26,7 @@ void check_cusolver(cusolverStatus_t status, const char* call, const std::string
                      std::to_string(static_cast<int>(status)));
 }
 
-// One cusolverSp handle per (device, thread), as the cuSPARSE handles.
-class SolverHandles {
- public:
-  SolverHandles() = default;
-  SolverHandles(const SolverHandles&) = delete;
-  SolverHandles& operator=(const SolverHandles&) = delete;
-  ~SolverHandles() {
-    for (size_t d = 0; d < slots_.size(); ++d) {
-      if (slots_[d] == nullptr) continue;
-      if (cudaSetDevice(static_cast<int>(d)) != cudaSuccess) {
-        cuda_detail::clear_last_error();
-        continue;
-      }
-      cusolverSpDestroy(slots_[d]);
-    }
-  }
-  cusolverSpHandle_t at(int device) {
-    if (static_cast<size_t>(device) >= slots_.size()) slots_.resize(static_cast<size_t>(device) + 1, nullptr);
-    cusolverSpHandle_t& h = slots_[static_cast<size_t>(device)];
-    if (h == nullptr) check_cusolver(cusolverSpCreate(&h), "cusolverSpCreate", "device=" + std::to_string(device));
-    return h;
-  }
-
- private:
-  std::vector<cusolverSpHandle_t> slots_;
-};
-
-thread_local SolverHandles t_solver_handles;
+thread_local cuda_detail::ThreadDeviceHandles<cusolverSpHandle_t, cusolverSpDestroy> t_solver_handles;
 
 // A general, zero-based matrix descriptor, destroyed with its scope.
 struct GeneralDescriptor {
@@ -81,7 +55,9 @@ int64_t cusolver_csr_qr_solve(const Compressed& a, const Array& b, double tol, c
   const int n = static_cast<int>(a.n_major), nnz = static_cast<int>(a.indices.size());
   const std::string detail = "n=" + std::to_string(n) + ", nnz=" + std::to_string(nnz);
   cuda_detail::set_device(device.index());
-  cusolverSpHandle_t handle = t_solver_handles.at(device.index());
+  cusolverSpHandle_t handle = t_solver_handles.at(device.index(), [&](cusolverSpHandle_t* h) {
+    check_cusolver(cusolverSpCreate(h), "cusolverSpCreate", "device=" + std::to_string(device.index()));
+  });
   check_cusolver(cusolverSpSetStream(handle, cuda_detail::to_stream(device.current_stream())), "cusolverSpSetStream",
                  detail);
   const GeneralDescriptor descr;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/cuda/cuda_common.h"
+#include "core/cuda/thread_handles.h"
 #include "core/errors.h"
 #include "sparse/cuda/cusolver_sparse_qr.h"
 #include "sparse/portable_sparse.h"
@@ -22,37 +23,7 @@ void check_cusparse(cusparseStatus_t status, const char* call, const std::string
   throw RuntimeError(std::string(call) + "(" + detail + ") failed: " + cusparseGetErrorString(status));
 }
 
-// One handle per (device, thread), as the cuBLAS handles: a handle is bound
-// to one stream at a time and costs far more to create than a call.
-class ThreadHandles {
- public:
-  ThreadHandles() = default;
-  ThreadHandles(const ThreadHandles&) = delete;
-  ThreadHandles& operator=(const ThreadHandles&) = delete;
-  ~ThreadHandles() {
-    for (size_t d = 0; d < slots_.size(); ++d) {
-      if (slots_[d] == nullptr) continue;
-      // Without a usable runtime (the process is unloading it) the handle is
-      // left to the process's end: destroying it could only fail.
-      if (cudaSetDevice(static_cast<int>(d)) != cudaSuccess) {
-        cuda_detail::clear_last_error();
-        continue;
-      }
-      cusparseDestroy(slots_[d]);
-    }
-  }
-  cusparseHandle_t at(int device) {
-    if (static_cast<size_t>(device) >= slots_.size()) slots_.resize(static_cast<size_t>(device) + 1, nullptr);
-    cusparseHandle_t& h = slots_[static_cast<size_t>(device)];
-    if (h == nullptr) check_cusparse(cusparseCreate(&h), "cusparseCreate", "device=" + std::to_string(device));
-    return h;
-  }
-
- private:
-  std::vector<cusparseHandle_t> slots_;
-};
-
-thread_local ThreadHandles t_handles;
+thread_local cuda_detail::ThreadDeviceHandles<cusparseHandle_t, cusparseDestroy> t_handles;
 
 // The cuSPARSE value type of a dtype; false for dtypes the generic API's
 // products do not take (those use the portable kernels).
@@ -147,7 +118,9 @@ struct OutputMatrix {
 // The handle of the device of `a`, current and bound to its current stream.
 cusparseHandle_t bound_handle(Device& device, const std::string& detail) {
   cuda_detail::set_device(device.index());
-  cusparseHandle_t handle = t_handles.at(device.index());
+  cusparseHandle_t handle = t_handles.at(device.index(), [&](cusparseHandle_t* h) {
+    check_cusparse(cusparseCreate(h), "cusparseCreate", "device=" + std::to_string(device.index()));
+  });
   check_cusparse(cusparseSetStream(handle, cuda_detail::to_stream(device.current_stream())), "cusparseSetStream",
                  detail);
   return handle;
