@@ -45,7 +45,9 @@ set(config_args "")
 if(KUMO_CONFIG)
   set(config_args --config ${KUMO_CONFIG})
 endif()
-run_step(install ${CMAKE_COMMAND} --install "${KUMO_BUILD_DIR}" --prefix "${prefix}" ${config_args})
+# The C++ package alone: a tree that also builds the wheel (scripts/test.sh)
+# has the Python module's install rules as well, in the component "python".
+run_step(install ${CMAKE_COMMAND} --install "${KUMO_BUILD_DIR}" --prefix "${prefix}" --component cpp ${config_args})
 
 # ---- the layout ----
 file(GLOB libkumo "${prefix}/lib*/libkumo.so")

@@ -21,6 +21,7 @@ command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
 # kumo.distributed: MPI (mpiexec and the headers/library the C++ layer binds)
 { command -v mpiexec && command -v mpicc; } >/dev/null 2>&1 || need_apt+=(openmpi-bin libopenmpi-dev)
 [ -f /usr/include/superlu/slu_ddefs.h ] || need_apt+=(libsuperlu-dev)  # sparse LU (kumo.sparse.linalg splu, spsolve)
+command -v ccache >/dev/null 2>&1 || need_apt+=(ccache)  # compiler cache (~/.cache/ccache): rebuilds compile only what changed
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "[setup] apt-get install ${need_apt[*]}"
   apt-get update -qq
@@ -33,13 +34,20 @@ $PY -m pip install -q "numpy>=2.0" "pybind11>=2.12" "scikit-build-core>=0.10" \
   "scipy-openblas32>=0.3.27" ninja "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" "scipy>=1.11" \
   "scikit-learn>=1.3" "Pillow>=10" "h5py>=3.8" "matplotlib>=3.7"  # digits, images, HDF5, plots
 
+# KUMO_BUILD_TESTS=1 (scripts/test.sh): the same Release tree also builds the
+# GoogleTests and the C++ examples, so ctest runs where the wheel was built
+# and no source is compiled twice.
+config=()
+if [ "${KUMO_BUILD_TESTS:-0}" = 1 ]; then
+  config+=(-C cmake.define.KUMO_BUILD_TESTS=ON -C cmake.define.KUMO_BUILD_EXAMPLES=ON)
+fi
 echo "[setup] build and install kumo (C++ core, Python extension, CUDA plugin when the toolkit is found)"
 # pip -v passes the build's output through; only its progress lines
 # ("[12/47] Building CXX object ...") are shown, the whole log is kept.
 mkdir -p build
 log=build/pip-install.log
 set +e
-$PY -m pip install -v --no-build-isolation . 2>&1 | tee "$log" |
+$PY -m pip install -v --no-build-isolation "${config[@]}" . 2>&1 | tee "$log" |
   grep --line-buffered -E '^ *\[[0-9]+/[0-9]+\] |ninja: no work to do|^Successfully installed'
 status=${PIPESTATUS[0]}
 set -e

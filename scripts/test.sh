@@ -1,16 +1,43 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs every test:
-#   1. the C++ library, its GoogleTests (ctest) and the C++ example, in build-tests/;
-#   2. the same under AddressSanitizer and UndefinedBehaviorSanitizer, in build-asan/;
+#   1. one Release build (scripts/setup.sh with KUMO_BUILD_TESTS=1) that is both
+#      the installed Python package and the C++ library's GoogleTests (ctest)
+#      and examples, in the build tree pip keeps (build/<wheel tag>/);
+#   2. the C++ library and its tests under AddressSanitizer and
+#      UndefinedBehaviorSanitizer, in build-asan/;
 #   3. pytest against the installed package (every function compared with NumPy),
 #      with every generated kernel also compiled for CUDA by NVRTC (KUMO_VERIFY_CUDA=1);
 #   4. the kumo.sparse tests again on the portable sparse backend, which CUDA arrays use.
+# Each stage prints its time, and the end a table of them.
 # JOBS sets the parallelism (default: all cores); PYTHON the interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
 JOBS=${JOBS:-$(nproc)}
-bash scripts/setup.sh
+
+stage_names=()
+stage_seconds=()
+stage_start=0
+begin_stage() {
+  echo "[test] $1"
+  stage_names+=("$1")
+  stage_start=$(date +%s)
+}
+end_stage() {
+  local s=$(( $(date +%s) - stage_start ))
+  stage_seconds+=("$s")
+  echo "[time] ${stage_names[-1]}: ${s} s"
+}
+print_stage_times() {
+  echo "[time] stage times:"
+  local i total=0
+  for i in "${!stage_seconds[@]}"; do
+    printf '[time]   %6d s  %s\n' "${stage_seconds[$i]}" "${stage_names[$i]}"
+    total=$(( total + stage_seconds[i] ))
+  done
+  printf '[time]   %6d s  total\n' "$total"
+}
+trap print_stage_times EXIT
 
 # ctest prints two lines per test; show failures (with their output) and the
 # summary, count the skipped tests (those that need a GPU) and keep the whole
@@ -24,23 +51,36 @@ run_ctest() {
     END { if (skipped) printf "%d tests skipped (see %s)\n", skipped, logfile }'
 }
 
-echo "[test] C++ build and ctest"
-cmake -S . -B build-tests -G Ninja -DCMAKE_BUILD_TYPE=Release -DKUMO_BUILD_PYTHON=OFF >/dev/null
-cmake --build build-tests -j"$JOBS"
-run_ctest build-tests
-./build-tests/example_basic >/dev/null
+begin_stage "setup and the Release build (Python package, C++ tests and examples)"
+KUMO_BUILD_TESTS=1 bash scripts/setup.sh
+command -v ccache >/dev/null 2>&1 && ccache --show-stats 2>/dev/null | grep -E '^ *(Hits|Misses|Cacheable calls)' || true
+end_stage
+# The tree pip just built (build/<wheel tag>/, see pyproject.toml).
+release_tree=$(dirname "$(ls -t build/*/CTestTestfile.cmake | head -n 1)")
 
-echo "[test] C++ build and ctest with AddressSanitizer and UndefinedBehaviorSanitizer"
-# The library, the CUDA plugin, the tests, and the kernels the tests compile
-# at run time (KUMO_HOST_CXX) are all instrumented; -fno-sanitize-recover
-# makes undefined behaviour fail the test. -O1 keeps the build and the run
-# quick. --as-needed: Debian's GCC links with it by default except when a
-# sanitizer is on, and without it the plugin would require the CUDA driver
-# library libcuda.so.1 and not load on a machine without a driver.
+begin_stage "ctest (Release, $release_tree)"
+run_ctest "$release_tree"
+"$release_tree"/example_basic >/dev/null
+end_stage
+
+# The library, the CUDA plugin's host code, the tests, and the kernels the
+# tests compile at run time (KUMO_HOST_CXX) are all instrumented;
+# -fno-sanitize-recover makes undefined behaviour fail the test. -O1 keeps
+# the build and the run quick. --as-needed: Debian's GCC links with it by
+# default except when a sanitizer is on, and without it the plugin would
+# require the CUDA driver library libcuda.so.1 and not load on a machine
+# without a driver. nvcc's device code (the CUB sorts), which no machine here
+# runs, gets the Release tree's flags: with ccache it is then the Release
+# tree's objects again instead of a second nvcc compile.
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+begin_stage "AddressSanitizer/UBSan build"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=OFF -DCMAKE_CXX_FLAGS="-O1 $san" \
+  -DCMAKE_CUDA_FLAGS_DEBUG="-O3 -DNDEBUG" \
   -DCMAKE_EXE_LINKER_FLAGS="$san -Wl,--as-needed" -DCMAKE_SHARED_LINKER_FLAGS="$san -Wl,--as-needed" \
   -DCMAKE_MODULE_LINKER_FLAGS="$san -Wl,--as-needed" >/dev/null
+cmake --build build-asan -j"$JOBS"
+end_stage
+begin_stage "ctest (AddressSanitizer/UBSan)"
 (
   # allocator_may_return_null: the allocator tests ask for impossible sizes to
   # reach the out-of-memory path, which needs a null pointer, not an abort.
@@ -53,7 +93,6 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=O
   export ASAN_OPTIONS="allocator_may_return_null=1:protect_shadow_gap=0:detect_leaks=1:check_initialization_order=1:strict_init_order=1:detect_stack_use_after_return=1"
   export UBSAN_OPTIONS="print_stacktrace=1"
   export KUMO_HOST_CXX="${KUMO_HOST_CXX:-c++} $san"
-  cmake --build build-asan -j"$JOBS"
   # The downstream test links an uninstrumented program against the
   # installed (here instrumented) libkumo, which ASan cannot run; it runs in
   # the release pass above.
@@ -70,9 +109,15 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=O
   fi
   ./build-asan/example_basic >/dev/null
 )
+end_stage
 
-echo "[test] pytest"
 cd tests/python  # import the installed package, not the source tree
-KUMO_VERIFY_CUDA=${KUMO_VERIFY_CUDA:-1} $PY -m pytest -q -n "$JOBS" -p no:cacheprovider .
-echo "[test] pytest of kumo.sparse on the portable backend (the code CUDA arrays run)"
-KUMO_SPARSE_BACKEND=portable $PY -m pytest -q -n "$JOBS" -p no:cacheprovider test_sparse_*.py
+# The workers share the on-disk kernel cache: a kernel one of them is
+# compiling is waited for, not compiled again, by the others
+# (kernels/kernel_cache.cpp). --durations: the slowest tests, in the log.
+begin_stage "pytest"
+KUMO_VERIFY_CUDA=${KUMO_VERIFY_CUDA:-1} $PY -m pytest -q -n "$JOBS" -p no:cacheprovider --durations=30 .
+end_stage
+begin_stage "pytest of kumo.sparse on the portable backend (the code CUDA arrays run)"
+KUMO_SPARSE_BACKEND=portable $PY -m pytest -q -n "$JOBS" -p no:cacheprovider --durations=10 test_sparse_*.py
+end_stage
