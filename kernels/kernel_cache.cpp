@@ -1,8 +1,12 @@
 #include "kernels/kernel_cache.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <chrono>
 #include <cstdio>
@@ -131,6 +135,38 @@ std::mutex& compile_mutex() {
   return *m;
 }
 
+// Serialises the compilation of one cache entry across processes (pytest's
+// workers, a user's parallel jobs): the first process to miss takes the
+// lock and compiles; the others wait for it and then read the entry it
+// wrote, so a kernel is compiled once per machine, not once per process.
+// The lock is flock(2) on one of 256 files picked by the key, so the
+// cache gains 256 files rather than one per kernel, and the kernel releases
+// it if its holder dies. Without a writable cache nothing is locked.
+class CompileLock {
+ public:
+  explicit CompileLock(const std::string& key) {
+    const std::string dir = cache_dir() + "/locks";
+    if (key.size() < 2 || !make_dirs(dir)) return;
+    fd_ = ::open((dir + "/" + key.substr(0, 2) + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) return;
+    while (::flock(fd_, LOCK_EX) != 0) {
+      if (errno != EINTR) {  // e.g. a file system without locks: go on unlocked
+        ::close(fd_);
+        fd_ = -1;
+        return;
+      }
+    }
+  }
+  ~CompileLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing releases the lock
+  }
+  CompileLock(const CompileLock&) = delete;
+  CompileLock& operator=(const CompileLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -207,6 +243,11 @@ std::shared_ptr<HostModule> get_host_module(const std::string& source, const std
   }
   const std::string file = key + ".so";
   bool from_disk = read_cache_entry("host", file).has_value();
+  std::optional<CompileLock> process_lock;
+  if (!from_disk) {
+    process_lock.emplace(key);  // another process may be compiling it now
+    from_disk = read_cache_entry("host", file).has_value();
+  }
   if (!from_disk) {
     auto t0 = std::chrono::steady_clock::now();
     const std::string dir = compile_dir();
@@ -273,6 +314,11 @@ std::string get_cuda_cubin(const std::string& source, int arch, const std::vecto
   }
   const std::string file = key + ".cubin";
   std::optional<std::string> cached = read_cache_entry("cuda", file);
+  std::optional<CompileLock> process_lock;
+  if (!cached) {
+    process_lock.emplace(key);  // another process may be compiling it now
+    cached = read_cache_entry("cuda", file);
+  }
   std::string cubin;
   if (cached) {
     cubin = std::move(*cached);

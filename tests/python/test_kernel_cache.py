@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -219,3 +220,61 @@ def test_report_first_use_latency(tmp_path):
     print("\nkernel latency: compile %.3f s, disk cache (new process) %.4f s, memory cache %.6f s"
           % (cold["first_s"], disk["first_s"], disk["second_s"]))
     assert cold["result"] == disk["result"] == _expected(11)
+
+
+# Two processes start the same new kernel at the same moment (a file
+# barrier): one compiles it, the other waits for that compile and loads the
+# entry from disk. With KUMO_VERIFY_CUDA=1 the same holds for its NVRTC
+# compiles (sm_80 and sm_90) when the CUDA plugin is there.
+_RACER = textwrap.dedent("""
+    import json, os, sys, time
+    import numpy
+    import kumo
+    go = sys.argv[1]
+    x = kumo.asarray(numpy.arange(8, dtype=numpy.float64))
+    k = kumo.ElementwiseKernel("T x", "T y", "y = x * (T)5 + (T)%(const)s", "race_probe_%(tag)s")
+    open(sys.argv[2], "w").close()  # ready
+    while not os.path.exists(go):
+        time.sleep(0.001)
+    before = kumo._core.kernel_cache_stats()
+    y = k(x)
+    after = kumo._core.kernel_cache_stats()
+    print(json.dumps({"result": kumo.asnumpy(y).tolist(),
+                      "delta": {key: after[key] - before[key] for key in
+                                ("host_compiles", "disk_hits", "cuda_compiles", "cuda_disk_hits")}}))
+""")
+
+
+@pytest.mark.parametrize("verify_cuda", ["0", "1"])
+def test_racing_processes_compile_a_kernel_once(tmp_path, verify_cuda):
+    cache = tmp_path / "cache"
+    go = tmp_path / "go"
+    e = dict(os.environ)
+    e["PYTHONPATH"] = PYTHON_DIR + os.pathsep + e.get("PYTHONPATH", "")
+    e["KUMO_CACHE_DIR"] = str(cache)
+    e["KUMO_VERIFY_CUDA"] = verify_cuda
+    code = _RACER % {"const": 13, "tag": "v" + verify_cuda}
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(go), str(tmp_path / ("ready%d" % i))], env=e,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(2)]
+    try:
+        deadline = time.monotonic() + 240
+        while not all((tmp_path / ("ready%d" % i)).exists() for i in range(2)):
+            assert time.monotonic() < deadline, "the child processes did not start"
+            assert all(p.poll() is None for p in procs), [p.communicate() for p in procs]
+            time.sleep(0.01)
+        go.write_text("")
+        outs = [p.communicate(timeout=240) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, err[-3000:]
+    runs = [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
+    assert all(r["result"] == [float(i * 5 + 13) for i in range(8)] for r in runs)
+    compiles = sum(r["delta"]["host_compiles"] for r in runs)
+    assert compiles >= 1 and sum(r["delta"]["disk_hits"] for r in runs) == compiles, runs
+    assert sorted(r["delta"]["host_compiles"] for r in runs)[0] == 0, runs
+    if verify_cuda == "1" and kumo._core.cuda.plugin_load_error() == "":
+        assert sum(r["delta"]["cuda_compiles"] for r in runs) == 2, runs  # sm_80 and sm_90, once
+        assert sum(r["delta"]["cuda_disk_hits"] for r in runs) == 2, runs
