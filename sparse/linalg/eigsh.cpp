@@ -7,8 +7,12 @@
 // couplings to the kept Ritz vectors after each restart. Its eigenpairs come
 // from kumo::linalg::eigh; the Ritz value theta_i has the residual
 // |beta_m y_{m,i}|, and converges when that is <= tol * max(|theta_i|,
-// eps^(2/3)) (ARPACK's test). A restart keeps the wanted Ritz vectors and as
-// many of the next-best as half the free basis.
+// eps^(2/3)) (ARPACK's test). Converged wanted pairs are locked: they leave
+// the active basis, and later vectors are orthogonalized against them. A
+// restart keeps the wanted Ritz vectors not yet locked and two more. With
+// the default ncv the basis widens (up to twice) when no wanted pair has
+// converged for 25 restarts, which interior eigenvalues (which='SM' under
+// shift-invert) need; an ncv the caller gave is kept.
 //
 // Shift-invert and the generalized problem only change the operator and the
 // inner product the method runs in (ARPACK's modes 2 to 5, see
@@ -47,6 +51,8 @@ std::vector<int64_t> priority(const std::vector<double>& theta, Which which) {
   const int64_t m = static_cast<int64_t>(theta.size());
   std::vector<int64_t> idx(static_cast<size_t>(m));
   std::iota(idx.begin(), idx.end(), int64_t{0});
+  // Ascending first: theta holds locked values before the active ones.
+  std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) { return theta[a] < theta[b]; });
   switch (which) {
     case Which::kLA: std::reverse(idx.begin(), idx.end()); break;
     case Which::kSA: break;
@@ -60,7 +66,7 @@ std::vector<int64_t> priority(const std::vector<double>& theta, Which which) {
       // High, low, high, low, ... from the two ends.
       std::vector<int64_t> out;
       int64_t lo = 0, hi = m - 1;
-      for (bool high = true; lo <= hi; high = !high) out.push_back(high ? hi-- : lo++);
+      for (bool high = true; lo <= hi; high = !high) out.push_back(high ? idx[hi--] : idx[lo++]);
       idx = out;
       break;
     }
@@ -74,14 +80,17 @@ class Lanczos {
   using R = Real<T>;
 
   // b: the inner product's matrix B (x^H B y) of a generalized problem,
-  // absent for the Euclidean one.
-  Lanczos(const LinearOperator& op, std::optional<LinearOperator> b, int64_t n, int64_t k, int64_t m, Which which,
-          double tol, int64_t maxiter, Dtype dtype)
-      : op_(op), b_(std::move(b)), n_(n), k_(k), m_(m), which_(which), maxiter_(maxiter), dtype_(dtype) {
+  // absent for the Euclidean one. max_ncv: how far the basis may widen
+  // (ncv when the caller chose it).
+  Lanczos(const LinearOperator& op, std::optional<LinearOperator> b, int64_t n, int64_t k, int64_t ncv,
+          int64_t max_ncv, Which which, double tol, int64_t maxiter, Dtype dtype)
+      : op_(op), b_(std::move(b)), n_(n), k_(k), ncv_(ncv), ncv_step_(std::max<int64_t>(1, ncv / 2)),
+        max_ncv_(std::max(ncv, max_ncv)), m_(ncv), which_(which), maxiter_(maxiter), dtype_(dtype) {
     const double eps = std::numeric_limits<R>::epsilon();
     tol_ = tol > 0 ? tol : eps;
     eps23_ = std::pow(eps, 2.0 / 3.0);
-    v_ = zeros(Shape{m + 1, n}, dtype, Order::kC, host_device());
+    v_ = zeros(Shape{m_ + 1, n}, dtype, Order::kC, host_device());
+    locked_ = zeros(Shape{k, n}, dtype, Order::kC, host_device());
   }
 
   // Runs until the k wanted Ritz values converge or maxiter restarts pass.
@@ -90,40 +99,84 @@ class Lanczos {
     if (norm2(start) == 0) start = random_vector();  // a zero v0 spans nothing
     set_row(0, start, 1.0 / b_norm(start, apply_b(start)));
     t_.assign(static_cast<size_t>(m_ * m_), 0.0);
-    int64_t kept = 0;
+    int64_t kept = 0, last_progress = 0;
     for (int64_t restart = 0;; ++restart) {
       extend(kept);
       ritz();
-      const std::vector<int64_t> order = priority(theta_, which_);
-      int64_t nconv = 0;
-      for (int64_t i = 0; i < k_; ++i) nconv += converged(order[i]);
-      wanted_.assign(order.begin(), order.begin() + k_);
-      converged_ = nconv == k_;
+      select_wanted();
+      std::vector<int64_t> newly_locked;
+      for (int64_t i : wanted_active_)
+        if (converged(i)) newly_locked.push_back(i);
+      converged_ = newly_locked.size() == wanted_active_.size();
       if (converged_ || restart + 1 >= maxiter_) break;
-      // Thick restart: the wanted Ritz vectors and the next-best ones.
-      kept = std::min<int64_t>(m_ - 1, k_ + (m_ - k_) / 2);
-      restart_with(std::vector<int64_t>(order.begin(), order.begin() + kept));
+      lock(newly_locked);
+      if (!newly_locked.empty()) last_progress = restart;
+      // Stagnation (no wanted pair converged for a while; interior
+      // eigenvalues such as 'SM' under shift-invert): a wider basis, when
+      // the caller left ncv to us.
+      if (restart - last_progress >= kStagnantRestarts && ncv_ < max_ncv_) {
+        ncv_ = std::min(max_ncv_, ncv_ + ncv_step_);
+        last_progress = restart;
+      }
+      // Thick restart: the wanted Ritz vectors not locked, and two more of
+      // the next-best, as the active basis of the next cycle.
+      const int64_t still_wanted = static_cast<int64_t>(wanted_active_.size() - newly_locked.size());
+      const int64_t next_m = std::max(ncv_ - nlocked_, still_wanted + 1);
+      std::vector<int64_t> sel;
+      for (int64_t i : priority(theta_, which_)) {
+        if (std::find(newly_locked.begin(), newly_locked.end(), i) != newly_locked.end()) continue;
+        if (static_cast<int64_t>(sel.size()) == std::min(next_m - 1, still_wanted + kExtraKept)) break;
+        sel.push_back(i);
+      }
+      restart_with(sel, next_m);
+      kept = static_cast<int64_t>(sel.size());
     }
   }
 
   // The wanted Ritz values (converged ones only when not all converged)
   // and vectors, ascending.
   void results(bool vectors, std::vector<double>* values, Array* x) const {
-    std::vector<int64_t> sel;
-    for (int64_t i : wanted_)
-      if (converged_ || converged(i)) sel.push_back(i);
-    std::sort(sel.begin(), sel.end(), [&](int64_t a, int64_t b) { return theta_[a] < theta_[b]; });
+    struct Pick {
+      double value;
+      int64_t locked, active;  // one of them is -1
+    };
+    std::vector<Pick> picks;
+    for (int64_t i : wanted_locked_) picks.push_back({locked_theta_[static_cast<size_t>(i)], i, -1});
+    for (int64_t i : wanted_active_)
+      if (converged_ || converged(i)) picks.push_back({theta_[static_cast<size_t>(i)], -1, i});
+    std::sort(picks.begin(), picks.end(), [](const Pick& a, const Pick& b) { return a.value < b.value; });
     values->clear();
-    for (int64_t i : sel) values->push_back(theta_[i]);
-    if (vectors) *x = combine(sel).transpose().copy(Order::kC);  // (n, k)
+    for (const Pick& p : picks) values->push_back(p.value);
+    if (!vectors) return;
+    std::vector<int64_t> active;
+    for (const Pick& p : picks)
+      if (p.active >= 0) active.push_back(p.active);
+    const Array ritz_vectors = active.empty() ? Array() : combine(active);
+    Array out = Array::empty(Shape{static_cast<int64_t>(picks.size()), n_}, dtype_, host_device());
+    int64_t next_active = 0;
+    for (size_t r = 0; r < picks.size(); ++r) {
+      const Array src = picks[r].locked >= 0 ? locked_.index({IndexItem(picks[r].locked)})
+                                             : ritz_vectors.index({IndexItem(next_active++)});
+      src.copy_to(out.index({IndexItem(static_cast<int64_t>(r))}));
+    }
+    *x = out.transpose().copy(Order::kC);  // (n, k)
   }
 
   bool all_converged() const { return converged_; }
 
  private:
+  // Restarts without a newly converged wanted pair before the basis widens.
+  static constexpr int64_t kStagnantRestarts = 25;
+  // Ritz vectors kept beyond the wanted ones at a restart. Few: a long
+  // fresh Krylov segment per cycle converges interior eigenvalues (which =
+  // 'SM' of a shift-inverted pencil) several times faster than keeping half
+  // the basis, and extremal ones no slower.
+  static constexpr int64_t kExtraKept = 2;
+
   // Basis vector i (a view), and src written into it.
   Array row(int64_t i) const { return v_.index({IndexItem(i)}); }
   Array rows(int64_t count) const { return v_.index({IndexItem::slice(0, count, 1)}); }
+  Array locked_rows() const { return locked_.index({IndexItem::slice(0, nlocked_, 1)}); }
   // v_i = x * scale.
   void set_row(int64_t i, const Array& x, double scale) const {
     kumo::multiply(x, Scalar(scale)).astype(dtype_).copy_to(row(i));
@@ -152,16 +205,23 @@ class Lanczos {
     return r;
   }
 
-  // w minus its B-projection on the first `count` basis vectors (twice,
-  // for orthogonality to working precision), with bw = B w; returns
-  // the projection's coefficients summed over both passes.
+  // c = V^H B w for the rows of `basis` (as row vectors: conj(V conj(B w))).
+  static Array projection(const Array& basis, const Array& bw) {
+    return host::kIsComplex<T> ? kumo::conj(kumo::matmul(basis, kumo::conj(bw))) : kumo::matmul(basis, bw);
+  }
+
+  // w minus its B-projection on the locked vectors and the first `count`
+  // basis vectors (twice, for orthogonality to working precision), with
+  // bw = B w; returns the basis coefficients summed over both passes.
   Array orthogonalize(Array& w, Array& bw, int64_t count) {
     const Array basis = rows(count);
+    const Array locked = locked_rows();
     Array total;
     for (int pass = 0; pass < 2; ++pass) {
-      // c = V^H B w; w -= V^T c (as row vectors: c = conj(V conj(B w))).
-      Array c = host::kIsComplex<T> ? kumo::conj(kumo::matmul(basis, kumo::conj(bw))) : kumo::matmul(basis, bw);
-      w = kumo::subtract(w, kumo::matmul(c, basis)).astype(dtype_);
+      Array c = projection(basis, bw);
+      Array update = kumo::matmul(c, basis);
+      if (nlocked_ > 0) update = kumo::add(update, kumo::matmul(projection(locked, bw), locked));
+      w = kumo::subtract(w, update).astype(dtype_);
       // B w afresh rather than updated: an updated one drifts, and dividing
       // by a small beta (converging Ritz values) amplifies the drift.
       bw = apply_b(w);
@@ -206,6 +266,20 @@ class Lanczos {
     y_.assign(reinterpret_cast<const double*>(yc.data()), reinterpret_cast<const double*>(yc.data()) + m_ * m_);
   }
 
+  // The k wanted values among the locked and the active Ritz values
+  // together: a pair found later may outrank one locked earlier.
+  void select_wanted() {
+    std::vector<double> all(locked_theta_);
+    all.insert(all.end(), theta_.begin(), theta_.end());
+    const std::vector<int64_t> order = priority(all, which_);
+    wanted_locked_.clear();
+    wanted_active_.clear();
+    for (int64_t r = 0; r < k_; ++r) {
+      if (order[r] < nlocked_) wanted_locked_.push_back(order[r]);
+      else wanted_active_.push_back(order[r] - nlocked_);
+    }
+  }
+
   double y(int64_t i, int64_t j) const { return y_[static_cast<size_t>(i * m_ + j)]; }
 
   bool converged(int64_t i) const {
@@ -222,31 +296,60 @@ class Lanczos {
     return kumo::matmul(ys.astype(dtype_), rows(m_)).astype(dtype_);
   }
 
-  void restart_with(const std::vector<int64_t>& sel) {
+  // Converged wanted Ritz pairs leave the active basis for good (locking):
+  // later vectors are orthogonalized against them, and rounding in later
+  // cycles can no longer pull them back (without it, converged pairs of a
+  // slowly converging problem came undone and were found again).
+  void lock(const std::vector<int64_t>& sel) {
+    if (sel.empty()) return;
+    const Array vectors = combine(sel);
+    const int64_t count = static_cast<int64_t>(sel.size());
+    if (nlocked_ + count > locked_.shape()[0]) {
+      Array wider = zeros(Shape{nlocked_ + count + k_, n_}, dtype_, Order::kC, host_device());
+      if (nlocked_ > 0) locked_rows().copy_to(wider.index({IndexItem::slice(0, nlocked_, 1)}));
+      locked_ = wider;
+    }
+    vectors.copy_to(locked_.index({IndexItem::slice(nlocked_, nlocked_ + count, 1)}));
+    for (int64_t i : sel) locked_theta_.push_back(theta_[static_cast<size_t>(i)]);
+    nlocked_ += count;
+  }
+
+  // The kept Ritz vectors, the residual after them, and the arrowhead
+  // projected matrix of size next_m (the basis widens when next_m grows).
+  void restart_with(const std::vector<int64_t>& sel, int64_t next_m) {
     const int64_t kept = static_cast<int64_t>(sel.size());
     const Array ritz_vectors = combine(sel);
     const Array residual = row(m_).copy(Order::kC);
+    if (next_m + 1 > v_.shape()[0]) v_ = zeros(Shape{next_m + 1, n_}, dtype_, Order::kC, host_device());
     ritz_vectors.copy_to(rows(kept));
     set_row(kept, residual, 1.0);
-    std::vector<double> next(static_cast<size_t>(m_ * m_), 0.0);
+    std::vector<double> next(static_cast<size_t>(next_m * next_m), 0.0);
     for (int64_t a = 0; a < kept; ++a) {
-      next[static_cast<size_t>(a * m_ + a)] = theta_[sel[a]];
+      next[static_cast<size_t>(a * next_m + a)] = theta_[sel[a]];
       const double s = beta_ * y(m_ - 1, sel[a]);
-      next[static_cast<size_t>(a * m_ + kept)] = next[static_cast<size_t>(kept * m_ + a)] = s;
+      next[static_cast<size_t>(a * next_m + kept)] = next[static_cast<size_t>(kept * next_m + a)] = s;
     }
     t_ = next;
+    m_ = next_m;
   }
 
   LinearOperator op_;
   std::optional<LinearOperator> b_;
-  int64_t n_, k_, m_;
+  int64_t n_, k_;
+  int64_t ncv_;       // locked plus active vectors
+  int64_t ncv_step_;  // how much a widening adds
+  int64_t max_ncv_;
+  int64_t m_;  // the active basis (v_ has m_ + 1 rows in use)
   Which which_;
   int64_t maxiter_;
   Dtype dtype_;
   double tol_ = 0, eps23_ = 0, beta_ = 0;
-  Array v_;  // the basis, B-orthonormal
+  Array v_;  // the active basis, B-orthonormal
+  Array locked_;  // converged Ritz vectors (rows), B-orthonormal to v_
+  int64_t nlocked_ = 0;
+  std::vector<double> locked_theta_;
   std::vector<double> t_, theta_, y_;
-  std::vector<int64_t> wanted_;
+  std::vector<int64_t> wanted_locked_, wanted_active_;
   bool converged_ = false;
   std::mt19937_64 rng_{0x6c616e637a6f73};
 };
@@ -378,12 +481,15 @@ EigshResult eigsh(const LinearOperator& a, const EigshOptions& o) {
   const int64_t ncv = o.ncv ? *o.ncv : std::min(n, std::max<int64_t>(2 * o.k + 1, 20));
   if (ncv > n || ncv <= o.k) throw ValueError("ncv must be k<ncv<=n, ncv=" + std::to_string(ncv));
   const int64_t maxiter = o.maxiter ? *o.maxiter : n * 10;
+  // With SciPy's default ncv the basis may widen to twice that when the
+  // iteration stagnates; an ncv the caller gave is kept.
+  const int64_t max_ncv = o.ncv ? ncv : std::min(n, 2 * ncv);
   const SpectralTransform t = spectral_transform(a, o);
   const Dtype dtype = host::floating(a.dtype());
   EigshResult r;
   host::visit_float(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Lanczos<T> lz(t.op, t.inner, n, o.k, ncv, o.which, o.tol, maxiter, dtype);
+    Lanczos<T> lz(t.op, t.inner, n, o.k, ncv, max_ncv, o.which, o.tol, maxiter, dtype);
     lz.run(o.v0 ? *o.v0 : Array());
     std::vector<double> values;
     Array x;
