@@ -179,3 +179,52 @@ def assert_allclose(k, n, rtol=None, atol=0, check_dtype=True):
 @pytest.fixture(autouse=True)
 def _no_global_state_leak():
     yield
+
+
+# ---- the kernel cache's work, in the summary --------------------------------
+# Each process (each xdist worker) reports how many kernels it compiled and
+# how long that took; the summary adds them up, so a log shows what a cold
+# cache cost (host compiles, NVRTC compiles for KUMO_VERIFY_CUDA) and how
+# much came from the disk cache.
+_STAT_KEYS = ("host_compiles", "host_compile_seconds", "cuda_compiles", "cuda_compile_seconds", "disk_hits",
+              "cuda_disk_hits")
+
+
+def pytest_sessionfinish(session):
+    stats = {k: kumo._core.kernel_cache_stats()[k] for k in _STAT_KEYS}
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller sums them
+        workeroutput["kumo_kernel_stats"] = stats
+    elif not getattr(session.config.option, "numprocesses", None):  # no workers: this process ran the tests
+        session.config._kumo_kernel_stats = [stats]
+
+
+class _WorkerKernelStats:
+    """Collects the workers' kernel cache figures (registered with xdist only)."""
+
+    def __init__(self, config):
+        self.config = config
+        config._kumo_kernel_stats = []
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error):
+        stats = getattr(node, "workeroutput", {}).get("kumo_kernel_stats")
+        if stats:
+            self.config._kumo_kernel_stats.append(stats)
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_WorkerKernelStats(config), "kumo_worker_kernel_stats")
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    per_process = getattr(config, "_kumo_kernel_stats", [])
+    if not per_process:
+        return
+    total = {k: sum(s[k] for s in per_process) for k in _STAT_KEYS}
+    terminalreporter.write_line(
+        "kumo kernel cache (%d processes): %d host compiles (%.0f s), %d NVRTC compiles (%.0f s), "
+        "%d host and %d CUDA entries from disk"
+        % (len(per_process), total["host_compiles"], total["host_compile_seconds"], total["cuda_compiles"],
+           total["cuda_compile_seconds"], total["disk_hits"], total["cuda_disk_hits"]))
