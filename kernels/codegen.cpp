@@ -92,6 +92,12 @@ std::string resolve_c_type(const std::string& type_name, const TypeBindings& bin
   return type_name;  // a C type written directly (e.g. "KumoArg<float>")
 }
 
+const std::string& kernel_prologue(Target target) {
+  static const std::string host = "// kumo kernel (host)\n" + prelude_source() + kernel_support_source();
+  static const std::string cuda = "// kumo kernel (cuda)\n" + prelude_source() + kernel_support_source();
+  return target == Target::kCuda ? cuda : host;
+}
+
 namespace {
 
 std::string typedefs(const TypeBindings& bindings) {
@@ -101,9 +107,7 @@ std::string typedefs(const TypeBindings& bindings) {
 }
 
 std::string header(const TypeBindings& bindings, const std::string& preamble, Target target) {
-  std::string s = target == Target::kCuda ? "// kumo kernel (cuda)\n" : "// kumo kernel (host)\n";
-  s += prelude_source();
-  s += kernel_support_source();
+  std::string s = kernel_prologue(target);
   s += typedefs(bindings);
   s += preamble;
   s += "\n";

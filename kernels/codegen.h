@@ -46,5 +46,10 @@ std::string resolve_c_type(const std::string& type_name, const TypeBindings& bin
 // The prelude (kernels/prelude/kumo_prelude.h), embedded at build time.
 const std::string& prelude_source();
 
+// What every generated kernel of `target` starts with: a marker line, the
+// prelude and the support structs. The host compiler driver replaces it by
+// an #include of its precompiled form (kernels/host/host_compiler.cpp).
+const std::string& kernel_prologue(Target target);
+
 }  // namespace kernels
 }  // namespace kumo

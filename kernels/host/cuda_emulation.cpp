@@ -478,50 +478,6 @@ std::string symbol_for(size_t i, const std::string& expr) {
   return s;
 }
 
-// The emulation header as a file next to its precompiled form (GCC's .gch), in
-// the kernel cache directory keyed by the header, the flags and the compiler:
-// modules then start with #include of it, which halves a small kernel's compile
-// time. Returns "" (and the header text is pasted instead) when the cache is not
-// writable, the precompile fails, or KUMO_CUDA_HOST_PCH=0. A .gch that does not
-// match the flags is ignored by the compiler, which then reads the header itself.
-std::string precompiled_header_path() {
-  const char* env = std::getenv("KUMO_CUDA_HOST_PCH");
-  if (env && std::string(env) == "0") return "";
-  static std::mutex mu;
-  static std::string known;
-  std::lock_guard<std::mutex> lk(mu);
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!known.empty() && fs::exists(known + ".gch", ec) && fs::exists(known, ec)) return known;
-  const std::string& text = cuda_host_header_source();
-  const std::string key = content_hash(text + '\0' + host_compile_flags() + '\0' + host_compiler_identity());
-  const std::string dir = cache_dir() + "/cuda_host_pch/" + key;
-  const std::string header = dir + "/kumo_cuda_host.h", gch = header + ".gch";
-  if (fs::exists(gch, ec) && fs::exists(header, ec)) return known = header;
-  fs::create_directories(dir, ec);
-  if (ec) return "";
-  const std::string suffix = "." + std::to_string(getpid()) + ".tmp";
-  {
-    std::ofstream f(header + suffix, std::ios::binary);
-    f << text;
-    if (!f) return "";
-  }
-  fs::rename(header + suffix, header, ec);
-  if (ec) return "";
-  std::string flags = host_compile_flags();
-  const size_t shared = flags.find(" -shared");
-  if (shared != std::string::npos) flags.erase(shared, 8);
-  const std::string cmd = host_compiler_command() + " " + flags + " -x c++-header -o '" + gch + suffix + "' '" +
-                          header + "' > /dev/null 2>&1";
-  if (std::system(cmd.c_str()) != 0) {
-    fs::remove(gch + suffix, ec);
-    return "";
-  }
-  fs::rename(gch + suffix, gch, ec);
-  if (ec) return "";
-  return known = header;
-}
-
 }  // namespace
 
 EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
@@ -581,7 +537,9 @@ EmulatedModuleSource translate_cuda_for_host(const std::string& cuda_source,
                "(l, b0, b1); }\n";
     out.entries.emplace_back(exprs[i], sym);
   }
-  const std::string pch = precompiled_header_path();
+  // The emulation header precompiled (kernels/host/host_compiler.h): it
+  // halves a small kernel's compile time.
+  const std::string pch = precompiled_header("kumo_cuda_host.h", cuda_host_header_source());
   out.source = (pch.empty() ? cuda_host_header_source() : "#include \"" + pch + "\"") + "\n" + defines + "#line 1 \"" +
                kFile + "\"\n" + src + "\n" + entries;
   return out;

@@ -22,5 +22,14 @@ std::string compile_host_shared_object(const std::string& source, const std::str
 std::string compile_host_shared_object(const std::string& source, const std::string& work_dir,
                                        const std::vector<std::string>& extra_flags);
 
+// A precompiled header (GCC's .gch) of `text` for the host kernel flags, in
+// the kernel cache under pch/<hash of text, flags, compiler>/<file_name>.
+// Returns the header's path, to #include as the first line of a kernel, or
+// "" when none can be made (an unwritable cache, a compiler without PCH,
+// KUMO_HOST_PCH=0). The header's text lies beside its .gch, and a compiler
+// that finds the .gch unusable reads the text instead, so including the path
+// is always correct.
+std::string precompiled_header(const std::string& file_name, const std::string& text);
+
 }  // namespace kernels
 }  // namespace kumo

@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -9,6 +11,7 @@
 #include "core/errors.h"
 #include "kernels/codegen.h"
 #include "kernels/elementwise.h"
+#include "kernels/host/host_compiler.h"
 #include "kernels/kernel_cache.h"
 #include "kernels/launch.h"
 #include "kernels/reduction.h"
@@ -197,5 +200,68 @@ TEST(KernelCache, DamagedEntryIsRebuiltNotLoaded) {
   EXPECT_GE(after.host_compiles, before.host_compiles + 2);
   using Fn = void (*)(const void*, int64_t, int64_t);
   EXPECT_NE(reinterpret_cast<Fn>(mod2->symbol("kumo_elementwise")), nullptr);
+  unsetenv("KUMO_CACHE_DIR");
+}
+
+namespace {
+// A host kernel whose body has a syntax error on a known line of the full source.
+std::string broken_host_kernel(int* error_line) {
+  auto spec = kernels::ElementwiseSpec::create("pch_probe", "T x", "T y", "y = x +* 1");
+  kernels::ElementwiseSignature sig;
+  sig.bindings = {{"T", Dtype::kFloat64}};
+  sig.param_dtypes = sig.array_dtypes = {Dtype::kFloat64, Dtype::kFloat64};
+  std::string src = kernels::generate_elementwise(*spec, sig, kernels::Target::kHost);
+  const size_t at = src.find("y = x +* 1");
+  *error_line = 1 + static_cast<int>(std::count(src.begin(), src.begin() + static_cast<long>(at), '\n'));
+  return src;
+}
+
+std::string compile_error_of(const std::string& src, const std::string& dir) {
+  try {
+    kernels::compile_host_shared_object(src, dir);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(HostCompiler, PrologueCompilesPrecompiledWithTheFullSourcesLineNumbers) {
+  namespace fs = std::filesystem;
+  const std::string dir = testing::TempDir() + "kumo_pch_test_" + std::to_string(::getpid());
+  fs::create_directories(dir);
+  setenv("KUMO_CACHE_DIR", dir.c_str(), 1);
+  int line = 0;
+  const std::string src = broken_host_kernel(&line);
+  ASSERT_EQ(src.compare(0, kernels::kernel_prologue(kernels::Target::kHost).size(),
+                        kernels::kernel_prologue(kernels::Target::kHost)), 0);
+  const std::string with_pch = compile_error_of(src, dir);
+  // The precompiled prologue was made and used: the kept source includes it.
+  bool gch = false;
+  for (const auto& e : fs::recursive_directory_iterator(dir + "/pch"))
+    gch = gch || e.path().filename() == "kumo_host_prologue.h.gch";
+  EXPECT_TRUE(gch);
+  const std::string kept_at = "source kept at: ";
+  const size_t k0 = with_pch.find(kept_at);
+  ASSERT_NE(k0, std::string::npos) << with_pch;
+  const size_t k1 = with_pch.find('\n', k0);
+  std::ifstream kept(with_pch.substr(k0 + kept_at.size(), k1 - k0 - kept_at.size()));
+  std::string first_line;
+  std::getline(kept, first_line);
+  EXPECT_EQ(first_line.rfind("#include \"", 0), 0u) << first_line;
+  EXPECT_NE(first_line.find("kumo_host_prologue.h"), std::string::npos) << first_line;
+  setenv("KUMO_HOST_PCH", "0", 1);
+  const std::string without = compile_error_of(src, dir);
+  unsetenv("KUMO_HOST_PCH");
+  // Both name the error's line of the full source.
+  const std::string where = ".cpp:" + std::to_string(line) + ":";
+  EXPECT_NE(with_pch.find(where), std::string::npos) << with_pch;
+  EXPECT_NE(without.find(where), std::string::npos) << without;
+
+  // A correct kernel compiled against the precompiled prologue runs.
+  auto spec = kernels::ElementwiseSpec::create("pch_runs", "T x", "T y", "y = x * 3 + 1");
+  Array x = iota(Shape{5});
+  Array y = kernels::call_elementwise(*spec, {x}, {Array()})[0];
+  for (int64_t i = 0; i < 5; ++i) EXPECT_EQ(y.index({IndexItem(i)}).item<double>(), 3.0 * static_cast<double>(i) + 1);
   unsetenv("KUMO_CACHE_DIR");
 }
