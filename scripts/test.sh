@@ -4,7 +4,7 @@
 #      the installed Python package and the C++ library's GoogleTests (ctest)
 #      and examples, in the build tree pip keeps (build/<wheel tag>/);
 #   2. the C++ library and its tests under AddressSanitizer and
-#      UndefinedBehaviorSanitizer, in build-asan/;
+#      UndefinedBehaviorSanitizer, in build/asan/;
 #   3. pytest against the installed package (every function compared with NumPy),
 #      with every generated kernel also compiled for CUDA by NVRTC (KUMO_VERIFY_CUDA=1);
 #   4. the kumo.sparse tests again on the portable sparse backend, which CUDA arrays use.
@@ -55,8 +55,9 @@ begin_stage "setup and the Release build (Python package, C++ tests and examples
 KUMO_BUILD_TESTS=1 bash scripts/setup.sh
 command -v ccache >/dev/null 2>&1 && ccache --show-stats 2>/dev/null | grep -E '^ *(Hits|Misses|Cacheable calls)' || true
 end_stage
-# The tree pip just built (build/<wheel tag>/, see pyproject.toml).
-release_tree=$(dirname "$(ls -t build/*/CTestTestfile.cmake | head -n 1)")
+# The tree pip just built (build/<wheel tag>/, see pyproject.toml): the
+# newest that scikit-build-core configured.
+release_tree=$(dirname "$(ls -t $(grep -l '^SKBUILD:' build/*/CMakeCache.txt) | head -n 1)")
 
 begin_stage "ctest (Release, $release_tree)"
 run_ctest "$release_tree"
@@ -74,15 +75,17 @@ end_stage
 # require the CUDA driver library libcuda.so.1 and not load on a machine
 # without a driver. nvcc's device code (the CUB sorts), which no machine here
 # runs, gets the Release tree's flags: with ccache it is then the Release
-# tree's objects again instead of a second nvcc compile.
+# tree's objects again instead of a second nvcc compile. The tree sits at
+# the Release tree's depth (build/asan/) because ccache hashes paths
+# relative to the build directory (CMakeLists.txt).
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 begin_stage "AddressSanitizer/UBSan build"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=OFF -DKUMO_WITH_MPI=OFF \
+cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=OFF -DKUMO_WITH_MPI=OFF \
   -DCMAKE_CXX_FLAGS="-O0 $san" \
   -DCMAKE_CUDA_FLAGS_DEBUG="-O3 -DNDEBUG" \
   -DCMAKE_EXE_LINKER_FLAGS="$san -Wl,--as-needed" -DCMAKE_SHARED_LINKER_FLAGS="$san -Wl,--as-needed" \
   -DCMAKE_MODULE_LINKER_FLAGS="$san -Wl,--as-needed" >/dev/null
-cmake --build build-asan -j"$JOBS"
+cmake --build build/asan -j"$JOBS"
 end_stage
 begin_stage "ctest (AddressSanitizer/UBSan)"
 (
@@ -100,18 +103,18 @@ begin_stage "ctest (AddressSanitizer/UBSan)"
   # The downstream test links an uninstrumented program against the
   # installed (here instrumented) libkumo, which ASan cannot run; it runs in
   # the release pass above.
-  if ! run_ctest build-asan -E downstream_find_package; then
+  if ! run_ctest build/asan -E downstream_find_package; then
     # LeakSanitizer's own tracer thread occasionally crashes at a test's
     # exit on a loaded machine ("Tracer caught signal 11 ... LeakSanitizer
     # has encountered a fatal error"; seen once in 639 tests, never on a
     # rerun): a sanitizer fault, not the test's. Only then are the failed
     # tests run once more; a real failure fails again.
-    grep -q "LeakSanitizer has encountered a fatal error" build-asan/ctest.log || exit 1
+    grep -q "LeakSanitizer has encountered a fatal error" build/asan/ctest.log || exit 1
     echo "[test] LeakSanitizer's tracer crashed; running the failed tests again"
-    cp build-asan/ctest.log build-asan/ctest-first.log
-    run_ctest build-asan --rerun-failed -E downstream_find_package
+    cp build/asan/ctest.log build/asan/ctest-first.log
+    run_ctest build/asan --rerun-failed -E downstream_find_package
   fi
-  ./build-asan/example_basic >/dev/null
+  ./build/asan/example_basic >/dev/null
 )
 end_stage
 
