@@ -191,7 +191,8 @@ _STAT_KEYS = ("host_compiles", "host_compile_seconds", "cuda_compiles", "cuda_co
 
 
 def pytest_sessionfinish(session):
-    stats = {k: kumo._core.kernel_cache_stats()[k] for k in _STAT_KEYS}
+    all_stats = kumo._core.kernel_cache_stats()
+    stats = {k: all_stats[k] for k in _STAT_KEYS}
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: the controller sums them
         workeroutput["kumo_kernel_stats"] = stats
