@@ -23,12 +23,20 @@ namespace {
 using kernels::ElementwiseSpec;
 using kernels::ReductionSpec;
 
+// The kernels' index mode for byte offsets that need no fixing (see
+// kIndexPreamble); IndexMode's values are 0, 1 and 2.
+constexpr int kOffsetMode = 3;
+
 // ---- kernels ----------------------------------------------------------------
 
 // An index brought into [0, n): mode 0 takes negative indices from the end
-// (bounds were checked before the launch), 1 wraps, 2 clips.
+// (bounds were checked before the launch), 1 wraps, 2 clips. Mode 3
+// (kOffsetMode) passes v through: it is a byte offset combined from several
+// index arrays already checked, negative where an indexed axis has a
+// negative stride, so it must not be taken for an index from the end.
 const char* const kIndexPreamble = R"(
 static KUMO_FN int64_t kumo_index_fix(int64_t v, int64_t n, int mode) {
+  if (mode == 3) return v;
   if (mode == 0) return v < 0 ? v + n : v;
   if (mode == 1) { v %= n; return v < 0 ? v + n : v; }
   return v < 0 ? 0 : (v >= n ? n - 1 : v);
@@ -517,10 +525,11 @@ IndexOperand index_operand(const Resolved& r, const Shape& rest_shape, IndexMode
                                        op.err},
                                       {Array()})[0];
     }
-    // Offsets are in range already: a check against INT64_MAX never fails.
+    // The offsets were checked as they were combined; they are used as they
+    // are (a negative one is a step back along a negative stride).
     op.n = int64_scalar(INT64_MAX, device);
     op.s = int64_scalar(1, device);
-    op.mode = int32_scalar(0, device);
+    op.mode = int32_scalar(kOffsetMode, device);
   }
   Shape b = r.index_shape, full = r.index_shape;
   for (int d = 0; d < rest_shape.size(); ++d) b.push_back(1), full.push_back(rest_shape[d]);

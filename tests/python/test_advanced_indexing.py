@@ -554,3 +554,65 @@ def test_put_along_axis_flat():
         numpy.put_along_axis(n.T, numpy.array([0]), -1.0, axis=None)
     with pytest.raises(ValueError):
         kumo.put_along_axis(k.T, kumo.asarray([0]), -1.0, axis=None)
+
+
+# 4 x 5 views of a larger base with negative strides on each subset of the
+# indexed axes, offsets and steps: several index arrays are combined into
+# byte offsets, which are negative here and must not be wrapped as indices.
+VIEWS = {
+    "rows_reversed": lambda b: b.reshape(8, 10)[:4, :5][::-1],
+    "cols_reversed": lambda b: b.reshape(8, 10)[:4, :5][:, ::-1],
+    "both_reversed": lambda b: b.reshape(8, 10)[::-2, ::-2],
+    "transposed_reversed": lambda b: b.reshape(10, 8)[:5, 1:5].T[::-1],
+    "offset_reversed": lambda b: b.reshape(8, 10)[7:3:-1, 9:4:-1],
+}
+
+
+def _view_pair(name):
+    base = numpy.arange(80.0)
+    kbase = kumo.asarray(base)
+    n = VIEWS[name](base)
+    k = VIEWS[name](kbase)
+    assert k.strides == n.strides
+    return (base, kbase), n, k
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("key", KEYS, ids=[repr(k) for k in KEYS])
+def test_getitem_on_negative_stride_views(view, key):
+    _, n, k = _view_pair(view)
+    assert_array_equal(k[_k(key)], n[key])
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("key", KEYS, ids=[repr(k) for k in KEYS])
+def test_setitem_and_augmented_assignment_reach_the_base_through_negative_strides(view, key):
+    (base, kbase), n, k = _view_pair(view)
+    n[key] = -7
+    k[_k(key)] = -7
+    n[key] += 3
+    k[_k(key)] += 3
+    assert_array_equal(k, n)
+    assert_array_equal(kbase, base)
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_three_index_arrays_and_along_axis_on_negative_stride_views(view):
+    b3 = numpy.arange(120.0).reshape(4, 5, 6)[::-1, :, ::-2]
+    k3 = kumo.asarray(numpy.arange(120.0)).reshape(4, 5, 6)[::-1, :, ::-2]
+    i, j, m = I([0, 3, -1]), I([[1], [4]]), I([2, 0, 1])
+    assert_array_equal(k3[_k((i, j, m))], b3[i, j, m])
+    assert_array_equal(k3[_k((i, slice(None), m))], b3[i, :, m])
+    assert_array_equal(k3[_k((i, 2, m))], b3[i, 2, m])
+    _, n, k = _view_pair(view)
+    idx = numpy.array([[3, 0, 1, 2, 4]] * 4)
+    assert_array_equal(kumo.take_along_axis(k, kumo.asarray(idx), axis=1), numpy.take_along_axis(n, idx, axis=1))
+    numpy.put_along_axis(n, idx[:, :2], -1.0, axis=1)
+    kumo.put_along_axis(k, kumo.asarray(idx[:, :2]), -1.0, axis=1)
+    assert_array_equal(k, n)
+    assert_array_equal(k[kumo.ix_([0, 3], [4, 1, 2])], n[numpy.ix_([0, 3], [4, 1, 2])])
+    mask = n > 40
+    assert_array_equal(k[kumo.asarray(mask)], n[mask])
+    n[mask] = 0.5
+    k[kumo.asarray(mask)] = 0.5
+    assert_array_equal(k, n)
