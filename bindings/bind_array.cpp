@@ -88,17 +88,10 @@ ParsedIndex parse_index(py::handle key, Device& device) {
     } else if (PyLong_Check(o)) {
       items.emplace_back(IndexItem::integer(index_integer(o)));
     } else if (py::isinstance<Array>(k) || py::isinstance<py::array>(k)) {
-      const bool kumo_array = py::isinstance<Array>(k);
-      const int nd = kumo_array ? py::cast<const Array&>(k).ndim() : py::reinterpret_borrow<py::array>(k).ndim();
-      const char kind = kumo_array ? (is_integer(py::cast<const Array&>(k).dtype()) ? 'i' : '?')
-                                   : py::reinterpret_borrow<py::array>(k).dtype().kind();
-      if (nd == 0 && (kind == 'i' || kind == 'u')) {
-        // A 0-d integer array indexes like the integer it holds.
-        items.emplace_back(IndexItem::integer(index_integer(o)));
-      } else {
-        items.emplace_back(index_array(k, device));
-        parsed.advanced = true;
-      }
+      // A 0-d integer array is an index array too (NumPy's): the result has
+      // the shape an integer would give, but it is a copy, not a view.
+      items.emplace_back(index_array(k, device));
+      parsed.advanced = true;
     } else if (!PySequence_Check(o) && PyIndex_Check(o)) {
       items.emplace_back(IndexItem::integer(index_integer(o)));
     } else if (PySequence_Check(o) && !PyUnicode_Check(o) && !PyBytes_Check(o)) {

@@ -368,17 +368,15 @@ bool is_mask(const Index& ix) { return ix.is_array() && ix.array().dtype() == Dt
 
 Resolved resolve(const Array& a, const std::vector<Index>& index) {
   Resolved r;
+  // Any array in the index makes it advanced, a 0-d integer array too
+  // (NumPy's): the result is then a copy, never a view of `a`.
   bool any_advanced = false;
   for (const Index& ix : index)
-    if (ix.is_boolean_scalar() || (ix.is_array() && (ix.array().ndim() > 0 || is_mask(ix)))) any_advanced = true;
-  auto int_of_0d = [](const Array& arr) {
-    if (!is_integer(arr.dtype())) throw IndexError("arrays used as indices must be of integer (or boolean) type");
-    return IndexItem::integer(arr.item<int64_t>());
-  };
+    if (ix.is_boolean_scalar() || ix.is_array()) any_advanced = true;
   if (!any_advanced) {
     std::vector<IndexItem> items;
     items.reserve(index.size());
-    for (const Index& ix : index) items.push_back(ix.is_array() ? int_of_0d(ix.array()) : ix.item());
+    for (const Index& ix : index) items.push_back(ix.item());
     r.view = a.index(items);
     return r;
   }

@@ -616,3 +616,18 @@ def test_three_index_arrays_and_along_axis_on_negative_stride_views(view):
     n[mask] = 0.5
     k[kumo.asarray(mask)] = 0.5
     assert_array_equal(k, n)
+
+
+@pytest.mark.parametrize("key", [I(1), (I(1), slice(None)), (slice(None), I(-2)), (I(1), 3), (I(0), None)],
+                         ids=repr)
+def test_zero_d_integer_array_index_gives_a_copy(key):
+    n = numpy.arange(10).reshape(2, 5)
+    k = kumo.asarray(n)
+    r = k[_k(key)]
+    assert_array_equal(r, n[key])
+    assert not kumo.shares_memory(r, k)
+    r[...] = -1
+    assert_array_equal(k, n)
+    n[key] = 9
+    k[_k(key)] = 9
+    assert_array_equal(k, n)
