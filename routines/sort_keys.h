@@ -48,7 +48,11 @@ struct Keys {
                                  : sizeof(U) == 4 ? U(0x7FC00000u)
                                                   : U(0x7FF8000000000000ull);
 
-  KUMO_SORT_KEY_FN static bool is_nan(U b) { return (b & kExpMask) == kExpMask && (b & U(~kSign) & U(~kExpMask)) != 0; }
+  // Only floats have NaNs: an integer's bits (-2 is all ones but the last)
+  // may look like one.
+  KUMO_SORT_KEY_FN static bool is_nan(U b) {
+    return K == KeyKind::kFloat && (b & kExpMask) == kExpMask && (b & U(~kSign) & U(~kExpMask)) != 0;
+  }
 
   KUMO_SORT_KEY_FN static U key(U b) {
     if constexpr (K == KeyKind::kUnsigned) {

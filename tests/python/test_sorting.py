@@ -300,3 +300,21 @@ def test_lexsort_of_0d_keys_is_0d():
     want = numpy.lexsort([numpy.array(3.0), numpy.array(1)])
     assert got.shape == want.shape == ()
     assert int(got) == int(want)
+
+
+@pytest.mark.parametrize("dtype", [d for d in ALL_DTYPES if numpy.dtype(d).kind in "biuf"])
+def test_array_api_unique_functions_merge_repeats_of_every_value(dtype):
+    # Integer bit patterns like -2's (all ones but one) or a nonzero byte were
+    # once taken for NaNs, which equal_nan=False keeps apart.
+    info = numpy.iinfo(dtype) if numpy.dtype(dtype).kind in "iu" else None
+    values = [1, 1, 0, 1] if dtype == numpy.bool_ else [-2, -2, 0, 3, 3, 1, -2, -1, -1]
+    if info is not None:
+        values = [v for v in values if info.min <= v] + [int(info.max)] * 2 + [int(info.min)] * 3
+    n = numpy.array(values, dtype=dtype)
+    k = kumo.asarray(n)
+    r, e = kumo.unique_all(k), numpy.unique(n, return_index=True, return_inverse=True, return_counts=True)
+    for got, want in zip(r, e):
+        assert_array_equal(got, want)
+    assert_array_equal(kumo.unique_values(k), e[0])
+    assert_array_equal(kumo.unique_counts(k).counts, e[3])
+    assert_array_equal(kumo.unique_inverse(k).inverse_indices, e[2])
