@@ -388,7 +388,10 @@ Array var(const Array& a, const Axes& axes, const VarOptions& o) {
     if (dof <= 0 && s.size() > 0) warn("Degrees of freedom <= 0 for slice");
     r = divide(s, Scalar(std::max(dof, 0.0)));
   }
-  return finish(r.astype(real_dtype(res), Order::kK, false), o.out(), "var");
+  // The variance is in `dtype` when one is given, even a complex one
+  // (NumPy's); otherwise a complex input's is real.
+  const Dtype out_dtype = o.dtype() ? res : real_dtype(res);
+  return finish(r.astype(out_dtype, Order::kK, false), o.out(), "var");
 }
 
 Array std(const Array& a, const Axes& axes, const VarOptions& o) {

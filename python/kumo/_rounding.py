@@ -18,7 +18,14 @@ def round(a, decimals=0, out=None):
     a = asarray(a)
     decimals = operator.index(decimals)
     kind = a.dtype.kind
-    if kind in "biu":
+    if kind == "b":
+        # NumPy rounds bools with rint (float16); other decimals multiply a
+        # float into the bool array, which same_kind casting refuses.
+        if decimals != 0:
+            raise _core.UFuncTypeError("Cannot cast ufunc 'multiply' output from dtype('float64') to "
+                                       "dtype('bool') with casting rule 'same_kind'")
+        return uf.rint(a, out=out)
+    if kind in "iu":
         if decimals >= 0:
             return _store(a.copy(), out)
         f = 10 ** (-decimals)

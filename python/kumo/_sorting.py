@@ -215,9 +215,10 @@ def union1d(ar1, ar2):
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
-    a, b = _common(ar1, ar2)
+    # The values of ar1 in ar1's dtype (NumPy's); isin compares in the common one.
+    a = asarray(ar1).ravel()
     ua = a if assume_unique else unique(a)
-    return _compress(ua, isin(ua, b, invert=True))
+    return _compress(ua, isin(ua, asarray(ar2).ravel(), invert=True))
 
 
 def setxor1d(ar1, ar2, assume_unique=False):

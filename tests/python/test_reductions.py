@@ -793,3 +793,16 @@ def test_var_one_pass_over_broadcast_mean(dtype):
         ref = numpy.var(n, axis=axis, ddof=1)
         assert got.dtype == ref.dtype
         assert_allclose(got, ref, rtol=2e-3 if dtype == numpy.float16 else 1e-5)
+
+
+@pytest.mark.parametrize("func", ["var", "std"])
+@pytest.mark.parametrize("in_dtype", [numpy.int32, numpy.float16, numpy.float32, numpy.complex128])
+@pytest.mark.parametrize("dtype", [None, numpy.float16, numpy.float32, numpy.float64, numpy.complex64])
+def test_var_and_std_result_in_the_given_dtype(func, in_dtype, dtype):
+    n = (numpy.arange(12).reshape(3, 4) * (1 + 1j if numpy.dtype(in_dtype).kind == "c" else 1)).astype(in_dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+        want = getattr(numpy, func)(n, axis=0, dtype=dtype)
+    got = getattr(kumo, func)(kumo.asarray(n), axis=0, dtype=dtype)
+    assert got.dtype == want.dtype
+    numpy.testing.assert_allclose(kumo.asnumpy(got), want, rtol=2e-3)

@@ -48,3 +48,14 @@ def test_method_and_out():
 def test_fix(layout, dtype):
     n, k = make_pair(layout, dtype)
     assert_array_equal(kumo.fix(k), numpy.fix(n))
+
+
+def test_round_of_bool_is_float16_and_refuses_decimals():
+    n = numpy.array([True, False])
+    assert_array_equal(kumo.round(kumo.asarray(n)), numpy.round(n))
+    assert_array_equal(kumo.asarray(n).round(), n.round())
+    for decimals in (1, -1):
+        with pytest.raises(TypeError):
+            numpy.round(n, decimals)
+        with pytest.raises(TypeError):
+            kumo.round(kumo.asarray(n), decimals)

@@ -318,3 +318,10 @@ def test_array_api_unique_functions_merge_repeats_of_every_value(dtype):
     assert_array_equal(kumo.unique_values(k), e[0])
     assert_array_equal(kumo.unique_counts(k).counts, e[3])
     assert_array_equal(kumo.unique_inverse(k).inverse_indices, e[2])
+
+
+@pytest.mark.parametrize("other", [numpy.int16, numpy.float32, numpy.uint64])
+def test_setdiff1d_keeps_the_first_arrays_dtype(other):
+    na, nb = numpy.array([3, 1, 2, 5, 3], numpy.int8), numpy.array([1, 2], other)
+    assert_array_equal(kumo.setdiff1d(kumo.asarray(na), kumo.asarray(nb)), numpy.setdiff1d(na, nb))
+    assert_array_equal(kumo.setdiff1d(kumo.asarray(na), []), numpy.setdiff1d(na, []))
