@@ -218,8 +218,15 @@ const ReductionSpec& Ufunc::reduce_spec(int loop) const {
   if (!slot) {
     const UfuncLoop& l = loops_[loop];
     std::string t = dtype_name(l.types[2]);
-    slot = ReductionSpec::create(name_, t + " in0", t + " out0", "in0", "kumo_binop(a, b)", "out0 = a",
-                                 reduce_identity_, t, loop_preamble(loop));
+    if (l.types[2] == Dtype::kFloat16 && (name_ == "add" || name_ == "multiply")) {
+      // NumPy's float16 sums and products accumulate in float32 and round
+      // once at the end; a float16 accumulator rounds at every step.
+      slot = ReductionSpec::create(name_, t + " in0", t + " out0", "(float)in0", name_ == "add" ? "a + b" : "a * b",
+                                   "out0 = float16(a)", reduce_identity_, "float32", loop_preamble(loop));
+    } else {
+      slot = ReductionSpec::create(name_, t + " in0", t + " out0", "in0", "kumo_binop(a, b)", "out0 = a",
+                                   reduce_identity_, t, loop_preamble(loop));
+    }
   }
   return *slot;
 }

@@ -11,6 +11,7 @@
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
 #include "routines/elementwise.h"
+#include "routines/manipulation.h"
 #include "routines/reduction_detail.h"
 
 namespace kumo {
@@ -198,9 +199,13 @@ Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const Re
       throw ValueError("reduction operation '" + name + "' is not reorderable, so at most one axis may be specified");
   }
   const std::vector<int> ax = normalize_reduce_axes(axes, nd, true);
+  // The loop's dtype: dtype=, else out='s (NumPy's: a float32 sum into a
+  // float64 out accumulates in float64), else the input's (small integers
+  // widened for add and multiply). The logical ufuncs stay in bool and
+  // their result is cast into out.
   std::optional<Dtype> dt = o.dtype();
+  if (!dt && o.out().defined() && !is_logical(name)) dt = o.out().dtype();
   if (!dt && accumulates_wide(name)) dt = sum_dtype(src.dtype());
-  if (!dt && o.out().defined()) dt = o.out().dtype();
   const int k = reduce_loop(u, src, dt);
   const Dtype loop_dtype = u.loops()[k].types[2];
   Device& device = src.device();
@@ -224,10 +229,22 @@ Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const Re
     src = select(mask, src.astype(loop_dtype, Order::kK, false), fill);
   }
 
+  // initial= is the first operand of the reduction (NumPy's); where the
+  // order matters (subtract, divide, ... reduce along one axis) it goes in
+  // front of the elements, elsewhere it is combined with the result.
+  bool initial_last = o.initial().has_value();
+  if (initial_last && !has_identity && !reorderable_without_identity(name) && ax.size() == 1 &&
+      !o.where().defined()) {
+    Shape slab_shape = src.shape();
+    slab_shape[ax[0]] = 1;
+    src = concatenate({filled(slab_shape, *o.initial(), loop_dtype, device), src.astype(loop_dtype, Order::kK, false)},
+                      ax[0]);
+    initial_last = false;
+  }
   const int64_t n_reduced = reduced_count(src.shape(), ax);
   if (n_reduced == 0 && !has_identity && !o.initial())
     throw ValueError("zero-size array to reduction operation " + name + " which has no identity");
-  if (n_reduced == 0 && o.initial()) return finish(filled(res_shape, *o.initial(), loop_dtype, device), o.out(), name);
+  if (n_reduced == 0 && initial_last) return finish(filled(res_shape, *o.initial(), loop_dtype, device), o.out(), name);
 
   std::vector<int64_t> ax64(ax.begin(), ax.end());
   // Reduce straight into out= when it has the loop's dtype (the kernel casts
@@ -239,13 +256,13 @@ Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const Re
       throw ValueError("output parameter for reduction operation " + name + " has the wrong shape " +
                        out.shape().to_string() + " (expected " + res_shape.to_string() + ")");
     if (!out.writeable()) throw ValueError("output array is read-only");
-    if (out.dtype() == loop_dtype && !o.initial()) outs[0] = out;
+    if (out.dtype() == loop_dtype && !initial_last) outs[0] = out;
   }
   const kernels::ReductionSpec* fast = extremum_spec(name, loop_dtype);
   // The spec's T binds to the input: only when it already has the loop's dtype.
   if (fast && src.dtype() != loop_dtype) fast = nullptr;
   Array res = kernels::call_reduction(fast ? *fast : u.reduce_spec(k), {src}, outs, ax64, false, keepdims)[0];
-  if (o.initial()) {
+  if (initial_last) {
     Array init = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
     kernels::call_elementwise(u.loop_spec(k), {res, init}, {res});
   }

@@ -806,3 +806,40 @@ def test_var_and_std_result_in_the_given_dtype(func, in_dtype, dtype):
     got = getattr(kumo, func)(kumo.asarray(n), axis=0, dtype=dtype)
     assert got.dtype == want.dtype
     numpy.testing.assert_allclose(kumo.asnumpy(got), want, rtol=2e-3)
+
+
+@pytest.mark.parametrize("func", ["all", "any"])
+@pytest.mark.parametrize("out_dtype", [numpy.bool_, numpy.int32, numpy.float64, numpy.complex64])
+def test_all_and_any_cast_into_an_out_of_any_dtype(func, out_dtype):
+    n = numpy.array([[1, 0, 2], [0, 0, 3]], numpy.int32)
+    want = getattr(numpy, func)(n, axis=0, out=numpy.empty(3, out_dtype))
+    out = kumo.empty(3, out_dtype)
+    got = getattr(kumo, func)(kumo.asarray(n), axis=0, out=out)
+    assert got is out
+    assert_array_equal(out, want)
+
+
+def test_sum_into_a_wider_out_accumulates_in_the_outs_dtype():
+    n = numpy.array([1e8, 1, -1e8], numpy.float32)
+    want = numpy.sum(n, out=numpy.empty((), numpy.float64))
+    out = kumo.empty((), numpy.float64)
+    kumo.sum(kumo.asarray(n), out=out)
+    assert float(out) == float(want) == 1.0
+
+
+@pytest.mark.parametrize("func", ["sum", "prod"])
+def test_float16_sum_and_prod_accumulate_in_float32(func):
+    n = numpy.full((10, 100), 1.001, numpy.float16)
+    for axis in (None, 1):
+        assert_array_equal(getattr(kumo, func)(kumo.asarray(n), axis=axis), getattr(numpy, func)(n, axis=axis))
+
+
+@pytest.mark.parametrize("ufunc", ["subtract", "divide"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_initial_is_the_first_operand_of_an_ordered_reduction(ufunc, axis):
+    n = numpy.array([[1.0, 2, 3], [4, 5, 0.5]])
+    want = getattr(numpy, ufunc).reduce(n, axis=axis, initial=3.0)
+    assert_array_equal(getattr(kumo, ufunc).reduce(kumo.asarray(n), axis=axis, initial=3.0), want)
+    empty = numpy.zeros((2, 0))
+    assert_array_equal(getattr(kumo, ufunc).reduce(kumo.asarray(empty), axis=1, initial=3.0),
+                       getattr(numpy, ufunc).reduce(empty, axis=1, initial=3.0))
