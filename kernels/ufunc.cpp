@@ -294,7 +294,18 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
   for (int i = 0; i < nin_; ++i) {
     const UfuncOperand& op = inputs[i];
     if (op.is_scalar) {
-      converted[i] = scalar_to_array(op.scalar, l.types[i], *device);
+      // The logical ufuncs see only whether a Python int is zero (NumPy
+      // takes them as bools), so one out of the loop type's range is fine.
+      // (Above int64's range NumPy fails to convert it: OverflowError, as here.)
+      if (op.scalar.kind == WeakScalar::kInt && !op.scalar.huge && !op.scalar.is_uint &&
+          name_.rfind("logical_", 0) == 0) {
+        ScalarValue truth;
+        truth.kind = WeakScalar::kBool;
+        truth.b = op.scalar.i != 0;
+        converted[i] = scalar_to_array(truth, l.types[i], *device);
+      } else {
+        converted[i] = scalar_to_array(op.scalar, l.types[i], *device);
+      }
       ins[i] = &converted[i];
     } else {
       if (!can_cast(op.array().dtype(), l.types[i], casting))

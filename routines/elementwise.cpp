@@ -17,6 +17,13 @@ void call_masked(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, A
                     "') to dtype('bool') according to the rule 'safe'");
   std::array<Array, kernels::kMaxUfuncOperands> tmp;
   u.call_into(inputs, n_inputs, tmp.data(), o.dtype(), o.casting());
+  // The results go into out= as they would without a mask: under the
+  // casting rule (computing into temporaries skipped the check).
+  for (int i = 0; i < u.nout(); ++i)
+    if (outs[i].defined() && !can_cast(tmp[i].dtype(), outs[i].dtype(), o.casting()))
+      throw CastingError("Cannot cast ufunc '" + u.name() + "' output from dtype('" + dtype_name(tmp[i].dtype()) +
+                         "') to dtype('" + dtype_name(outs[i].dtype()) + "') with casting rule '" +
+                         casting_name(o.casting()) + "'");
   static auto select = kernels::ElementwiseSpec::create("kumo_where_store", "bool m, T x", "U y",
                                                         "if (m) y = kumo_cast<U>(x)");
   for (int i = 0; i < u.nout(); ++i) {

@@ -218,8 +218,11 @@ def fill_diagonal(a, val, wrap=False):
         end = None
     flat_size = a.size if end is None else min(end, a.size)
     idx = arange(0, flat_size, step)
+    # Values that are not arrays are converted to a's dtype as NumPy's
+    # a.flat[...] = val does: a Python int out of its range is an OverflowError.
+    val = val.astype(a.dtype, copy=False) if isinstance(val, ndarray) else asarray(val, dtype=a.dtype)
     if idx.size:
-        put(a, idx, _array(val), mode="wrap")
+        put(a, idx, val, mode="wrap")
 
 
 def choose(a, choices, out=None, mode="raise"):

@@ -195,7 +195,10 @@ def insert(arr, obj, values, axis=None):
     obj = _index_obj(obj)
     if isinstance(obj, int):
         obj = asarray(obj)
-    return _m.insert(arr, obj, asarray(values), _axis_or_none(axis))
+    # NumPy converts the values to arr's dtype first: a Python int out of its
+    # range is an OverflowError, an array is cast unsafely.
+    values = values.astype(arr.dtype, copy=False) if isinstance(values, ndarray) else asarray(values, dtype=arr.dtype)
+    return _m.insert(arr, obj, values, _axis_or_none(axis))
 
 
 def delete(arr, obj, axis=None):

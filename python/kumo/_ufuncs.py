@@ -64,7 +64,9 @@ class ufunc(_core.ufunc):
         from kumo._creation import asarray
         if not isinstance(a, _core.ndarray):
             raise TypeError("ufunc.at requires a kumo array as first argument")
-        if b is not None and not isinstance(b, (bool, int, float, complex, _core.ndarray)):
+        # NumPy makes b an array first and casts it unsafely to the loop's
+        # type: a Python int outside a's range wraps instead of raising.
+        if b is not None and (type(b) is int or not isinstance(b, (bool, int, float, complex, _core.ndarray))):
             b = asarray(b)
         a._ufunc_at(self.__name__, indices, b)
 
