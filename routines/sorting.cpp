@@ -556,6 +556,8 @@ Array sort_complex(const Array& a) {
 Array argpartition(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis) {
   // NumPy argpartitions a 0-d array as [0].
   auto [x, ax] = resolve_axis(a.ndim() == 0 ? a.reshape(Shape{1}) : a, axis);
+  // An empty array has nothing to partition, and NumPy checks no kth then.
+  if (x.size() == 0) return Array::empty(x.shape(), Dtype::kInt64, x.device());
   if (on_cuda(x)) {
     // A full stable sort meets partition's contract for every kth; on a GPU
     // the radix sort is as fast as a selection would be.
@@ -569,6 +571,7 @@ Array argpartition(const Array& a, const std::vector<int64_t>& kth, std::optiona
 
 Array partition(const Array& a, const std::vector<int64_t>& kth, std::optional<int64_t> axis) {
   auto [x, ax] = resolve_axis(a, axis);
+  if (x.size() == 0) return x.copy();  // (see argpartition)
   if (on_cuda(x)) {
     normalize_kth(kth, x.ndim() == 0 ? 1 : x.shape()[ax]);  // (see argpartition)
     return cuda_sort(x, ax);

@@ -44,6 +44,8 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
             return array(obj, dtype=dtype, copy=copy, order=order, ndmin=ndmin)
     if isinstance(obj, ndarray):
         a = obj
+        if order == "A":  # F for an F-contiguous array that is not also C-contiguous, else C
+            order = "F" if a._f_contiguous and not a._c_contiguous else "C"
         if dtype is not None:
             d = _check_dtype(dtype)
             if copy is False and d != a.dtype:
@@ -64,13 +66,24 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None
         return a
     if copy is False and not isinstance(obj, ndarray):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
-    host = numpy.array(_to_host_nested(obj), dtype=dtype, order="C" if order in ("K", "A", None) else order,
-                       ndmin=ndmin)
+    host = numpy.array(_to_host_nested(obj), dtype=dtype, order="C" if order is None else order, ndmin=ndmin)
     _check_dtype(host.dtype)
-    out = _core.from_numpy(host)
-    if order == "F" and host.ndim > 1:
-        out = out.copy(order="F")
-    return out
+    return _from_host_keeping_layout(host)
+
+
+def _from_host_keeping_layout(host):
+    """A kumo copy of a NumPy array with its memory layout (F order, a
+    transposition), as NumPy's order='K' copy keeps it."""
+    if host.ndim < 2 or host.flags.c_contiguous:
+        return _core.from_numpy(host)
+    perm = sorted(range(host.ndim), key=lambda d: -abs(host.strides[d]))
+    inner = host.transpose(perm)
+    if not inner.flags.c_contiguous:
+        return _core.from_numpy(host)
+    inverse = [0] * host.ndim
+    for k, d in enumerate(perm):
+        inverse[d] = k
+    return _core.from_numpy(inner).transpose(inverse)
 
 
 def _to_host_nested(obj):
@@ -102,12 +115,16 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
             return asarray(a, dtype, order, copy=copy)
     if isinstance(a, ndarray) and (dtype is None or numpy.dtype(dtype) == a.dtype):
         if copy:
-            return a.copy(order="K" if order in (None, "K", "A") else order)
+            if order == "A":
+                order = "F" if a._f_contiguous and not a._c_contiguous else "C"
+            return a.copy(order="K" if order in (None, "K") else order)
         if order == "C" and not a._c_contiguous:
             return a.copy(order="C")
         if order == "F" and not a._f_contiguous:
             return a.copy(order="F")
         return a
+    if order == "A" and isinstance(a, numpy.ndarray) and (dtype is None or numpy.dtype(dtype) == a.dtype):
+        order = "K"  # NumPy's asarray returns such an array as it is, layout included
     return array(a, dtype=dtype, copy=True if copy is None else copy,
                  order="K" if order is None else order)
 

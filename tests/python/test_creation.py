@@ -561,3 +561,20 @@ def test_sizes_that_overflow_raise_value_error(make):
     with pytest.raises(ValueError):
         make(kumo)
 
+
+
+def _layouts():
+    base = numpy.arange(24.0).reshape(2, 3, 4)
+    return {"F": numpy.asfortranarray(base), "transposed": base.transpose(1, 0, 2), "C": base,
+            "F2": numpy.asfortranarray(base[0])}
+
+
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+@pytest.mark.parametrize("name", ["F", "transposed", "C", "F2"])
+def test_array_copies_keep_numpys_layout_for_every_order(name, order):
+    n = _layouts()[name]
+    want = numpy.array(n, order=order)
+    assert kumo.array(n, order=order).strides == want.strides  # from a NumPy array
+    k = kumo.asarray(n)
+    assert kumo.array(k, order=order).strides == want.strides  # from a kumo array
+    assert kumo.asarray(k, order=order, copy=True).strides == numpy.asarray(n, order=order, copy=True).strides

@@ -319,3 +319,14 @@ def test_concatenate_long_rows(dtype):
                        numpy.concatenate([a[:, 2:68], b[:, ::-1][:, :66]], axis=0))
     assert_array_equal(kumo.concatenate([ka, kb], axis=1, dtype=numpy.complex128),
                        numpy.concatenate([a, b], axis=1, dtype=numpy.complex128))
+
+
+@pytest.mark.parametrize("dtypes", [("int8", "uint8", "float16"), ("uint8", "int8", "float16"),
+                                    ("int16", "uint16", "complex64"), ("bool", "uint32", "int8", "float32"),
+                                    ("int64", "uint64", "float16")])
+def test_concatenate_promotes_all_dtypes_at_once(dtypes):
+    # int8 + uint8 is int16 and int16 + float16 float32, but NumPy's result
+    # over all three is float16: promotion is not pairwise.
+    ns = [numpy.arange(2).astype(d) for d in dtypes]
+    assert_array_equal(kumo.concatenate([kumo.asarray(n) for n in ns]), numpy.concatenate(ns))
+    assert_array_equal(kumo.stack([kumo.asarray(n) for n in ns]), numpy.stack(ns))

@@ -325,3 +325,10 @@ def test_setdiff1d_keeps_the_first_arrays_dtype(other):
     na, nb = numpy.array([3, 1, 2, 5, 3], numpy.int8), numpy.array([1, 2], other)
     assert_array_equal(kumo.setdiff1d(kumo.asarray(na), kumo.asarray(nb)), numpy.setdiff1d(na, nb))
     assert_array_equal(kumo.setdiff1d(kumo.asarray(na), []), numpy.setdiff1d(na, []))
+
+
+@pytest.mark.parametrize("shape,axis,kth", [((0,), -1, 0), ((3, 0), 1, 0), ((0, 3), 1, 5), ((2, 0), None, -3)])
+def test_partition_of_an_empty_array_checks_no_kth(shape, axis, kth):
+    n = numpy.zeros(shape)
+    assert_array_equal(kumo.partition(kumo.asarray(n), kth, axis=axis), numpy.partition(n, kth, axis=axis))
+    assert_array_equal(kumo.argpartition(kumo.asarray(n), kth, axis=axis), numpy.argpartition(n, kth, axis=axis))
