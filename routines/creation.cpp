@@ -1,6 +1,8 @@
 #include "routines/creation.h"
 
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "kernels/copy.h"
 #include "kernels/elementwise.h"
 #include "kernels/ufunc.h"
+#include "routines/elementwise.h"
 #include "routines/manipulation.h"
 
 namespace kumo {
@@ -45,9 +48,26 @@ Array like_layout(const Array& proto, std::optional<Dtype> dtype, Order order, c
   return Array::empty(*shape, d, proto.device(), order);
 }
 
+// NumPy's fill: the first two values are start and start + step converted
+// to T, the others first + i * (second - first) in T's arithmetic (float
+// for float16, U below), so float16 and float32 steps round as NumPy's.
 const kernels::ElementwiseSpec& arange_float_spec() {
-  static auto spec = kernels::ElementwiseSpec::create("kumo_arange", "raw float64 start, raw float64 step", "T y",
-                                                      "y = kumo_cast<T>(start[0] + (double)i * step[0])");
+  static auto spec = kernels::ElementwiseSpec::create(
+      "kumo_arange", "raw T first, raw T second, raw U delta", "T y",
+      // The product is rounded before the sum (volatile: no fused
+      // multiply-add), as NumPy's loop computes it.
+      "if (i < 2) { y = i == 0 ? first[0] : second[0]; }"
+      " else { volatile U step = (U)i * delta[0]; y = kumo_cast<T>((U)first[0] + step); }");
+  return *spec;
+}
+
+// The same for complex T, part by part (NumPy's complex fill).
+const kernels::ElementwiseSpec& arange_complex_spec() {
+  static auto spec = kernels::ElementwiseSpec::create(
+      "kumo_arange_complex", "raw T first, raw T second, raw T delta", "T y",
+      "if (i < 2) { y = i == 0 ? first[0] : second[0]; }"
+      " else { T v = first[0]; volatile decltype(v.re) re = (decltype(v.re))i * delta[0].re,"
+      " im = (decltype(v.im))i * delta[0].im; v.re += re; v.im += im; y = v; }");
   return *spec;
 }
 
@@ -73,6 +93,10 @@ double scalar_as_double(const Scalar& s) {
   if (v.kind == WeakScalar::kBool) return v.b ? 1.0 : 0.0;
   if (v.kind == WeakScalar::kInt && v.is_uint) return static_cast<double>(v.u);
   return v.f;
+}
+
+std::complex<double> scalar_as_complex(const Scalar& s) {
+  return s.kind() == WeakScalar::kComplex ? s.value().c : std::complex<double>(scalar_as_double(s), 0.0);
 }
 
 // NumPy's length rule, exact for integer arguments.
@@ -195,8 +219,20 @@ Array arange(Scalar start, Scalar stop, Scalar step, std::optional<Dtype> dtype,
   }
   if (is_scalar_zero(step)) throw ZeroDivisionError(any_float || any_complex ? "float division by zero" : "division by zero");
   Dtype d = dtype.value_or(any_complex ? Dtype::kComplex128 : any_float ? Dtype::kFloat64 : Dtype::kInt64);
-  if (any_complex || is_complex(d)) throw TypeError("arange does not support complex values in kumo");
-  int64_t n = arange_length(start, stop, step, !any_float);
+  if (any_complex && !is_complex(d)) throw TypeError("must be real number, not complex");
+  int64_t n;
+  if (any_complex) {
+    // NumPy's length for complex arguments: the smaller of the ceilings of
+    // the real and imaginary parts of (stop - start) / step.
+    const std::complex<double> q = (scalar_as_complex(stop) - scalar_as_complex(start)) / scalar_as_complex(step);
+    const double len = std::min(std::ceil(q.real()), std::ceil(q.imag()));
+    if (std::isnan(len)) throw ValueError("arange: cannot compute length");
+    if (len > static_cast<double>(std::numeric_limits<int64_t>::max()))
+      throw ValueError("Maximum allowed size exceeded");
+    n = len > 0 ? static_cast<int64_t>(len) : 0;
+  } else {
+    n = arange_length(start, stop, step, !any_float);
+  }
   if (d == Dtype::kBool && n > 2)
     throw TypeError("arange() is only supported for booleans when the result has at most length 2.");
   Array out = Array::empty(Shape{n}, d, device);
@@ -213,10 +249,19 @@ Array arange(Scalar start, Scalar stop, Scalar step, std::optional<Dtype> dtype,
                                                                    static_cast<uint64_t>(first))).value(),
                                        Dtype::kInt64, device);
     kernels::call_elementwise(arange_int_spec(), {s, t}, {out});
+  } else if (is_complex(d)) {
+    const std::complex<double> a = scalar_as_complex(start);
+    Array first = kernels::scalar_to_array(Scalar(a).value(), d, device);
+    Array second = kernels::scalar_to_array(Scalar(a + scalar_as_complex(step)).value(), d, device);
+    kernels::call_elementwise(arange_complex_spec(), {first, second, subtract(second, first)}, {out});
   } else {
-    Array s = kernels::scalar_to_array(Scalar(scalar_as_double(start)).value(), Dtype::kFloat64, device);
-    Array t = kernels::scalar_to_array(Scalar(scalar_as_double(step)).value(), Dtype::kFloat64, device);
-    kernels::call_elementwise(arange_float_spec(), {s, t}, {out});
+    const double a = scalar_as_double(start);
+    Array first = kernels::scalar_to_array(Scalar(a).value(), d, device);
+    Array second = kernels::scalar_to_array(Scalar(a + scalar_as_double(step)).value(), d, device);
+    // The difference in U: float for float16, else T itself.
+    const Dtype delta_dtype = d == Dtype::kFloat16 ? Dtype::kFloat32 : d;
+    Array delta = subtract(second.astype(delta_dtype), first.astype(delta_dtype));
+    kernels::call_elementwise(arange_float_spec(), {first, second, delta}, {out});
   }
   return out;
 }

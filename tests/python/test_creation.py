@@ -578,3 +578,29 @@ def test_array_copies_keep_numpys_layout_for_every_order(name, order):
     k = kumo.asarray(n)
     assert kumo.array(k, order=order).strides == want.strides  # from a kumo array
     assert kumo.asarray(k, order=order, copy=True).strides == numpy.asarray(n, order=order, copy=True).strides
+
+
+ARANGE_CASES = [((0, 1, 0.1), "float16"), ((0.3, 10.7, 0.7), "float16"), ((-3, 3, 0.25), "float16"),
+                ((0, 1, 0.1), "float32"), ((0.3, 10.7, 0.7), "float32"), ((1e-3, 2, 1.1e-2), "float32"),
+                ((0.3, 10.7, 0.7), None), ((0.1, 7.7, 0.013), None), ((2.5, -1, -0.5), None),
+                ((0, 2 + 2j, 0.5), None), ((1j, 5j, 1 + 1j), None), ((1 + 1j, 4 + 5j, 1 + 1j), None),
+                ((0, 2 + 0j, 0.5), None), ((0, 2, 0.5), "complex64"), ((0.1, 5.3 + 2j, 0.37 + 0.1j), "complex64")]
+
+
+@pytest.mark.parametrize("args,dtype", ARANGE_CASES, ids=repr)
+def test_arange_values_bit_for_bit_as_numpy(args, dtype):
+    # NumPy fills first + i * (second - first) in the dtype's arithmetic
+    # (float for float16), product rounded before the sum; complex lengths
+    # take the smaller of the real and imaginary ceilings.
+    want = numpy.arange(*args, dtype=dtype)
+    got = kumo.arange(*args, dtype=dtype)
+    assert got.dtype == want.dtype
+    assert kumo.asnumpy(got).tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("dtype", [float, int])
+def test_arange_with_complex_arguments_needs_a_complex_dtype(dtype):
+    with pytest.raises(TypeError):
+        numpy.arange(0, 1 + 1j, 0.5, dtype=dtype)
+    with pytest.raises(TypeError):
+        kumo.arange(0, 1 + 1j, 0.5, dtype=dtype)
