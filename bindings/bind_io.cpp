@@ -248,12 +248,26 @@ void bind_io(py::module_& parent) {
   m.def(
       "frombuffer",
       [](py::buffer buffer, py::object dtype, int64_t count, int64_t offset, const std::string& device) {
-        py::buffer_info info = buffer.request();
+        auto info = std::make_shared<py::buffer_info>(buffer.request());
         Dtype dt = to_dtype_required(dtype);
         Device& d = get_device(device);
-        const auto nbytes = static_cast<size_t>(info.size * info.itemsize);
+        const auto nbytes = static_cast<size_t>(info->size * info->itemsize);
+        // On the host the array uses the buffer's memory, as NumPy's does
+        // (writes reach the buffer; a read-only buffer gives a read-only
+        // array), and keeps the buffer exported while it lives.
+        const bool contiguous = info->ndim <= 1 && (info->ndim == 0 || info->strides[0] == info->itemsize);
+        if (&d == &host_device() && contiguous) {
+          void* ptr = info->ptr;
+          const bool writeable = !info->readonly;
+          std::optional<Array> view = frombuffer_view(ptr, nbytes, dt, count, offset, writeable, [info]() mutable {
+            if (!Py_IsInitialized()) return;  // at exit the buffer's owner is gone already
+            py::gil_scoped_acquire gil;
+            info.reset();
+          });
+          if (view) return *view;
+        }
         py::gil_scoped_release release;
-        return frombuffer(info.ptr, nbytes, dt, count, offset, d);
+        return frombuffer(info->ptr, nbytes, dt, count, offset, d);
       },
       py::arg("buffer"), py::arg("dtype"), py::arg("count") = -1, py::arg("offset") = 0, py::arg("device") = "cpu");
   m.def(

@@ -16,6 +16,8 @@
 // NumPy 2 writes them (byte for byte); every byte order and version loads.
 // .npz: a ZIP archive of NAME.npy entries (routines/zip_archive.h).
 #pragma once
+#include <functional>
+#include <optional>
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
@@ -149,10 +151,16 @@ Array fromfile(std::istream& in, Dtype dtype = Dtype::kFloat64, int64_t count = 
 Array fromfile(const std::string& path, Dtype dtype = Dtype::kFloat64, int64_t count = -1, const std::string& sep = "",
                int64_t offset = 0, Device& device = host_device());
 
-// numpy.frombuffer (a copy: kumo arrays own their memory) and
-// numpy.fromstring, whose binary mode (sep empty) NumPy 2 removed (ValueError).
+// numpy.frombuffer as a copy on `device`, and numpy.fromstring, whose
+// binary mode (sep empty) NumPy 2 removed (ValueError).
 Array frombuffer(const void* data, size_t nbytes, Dtype dtype = Dtype::kFloat64, int64_t count = -1, int64_t offset = 0,
                  Device& device = host_device());
+// numpy.frombuffer as NumPy's: a 1-d host array over someone else's memory
+// (no copy), `release` called when the last array using it goes; nullopt
+// when data + offset is not aligned for the dtype (then copy instead: the
+// kernels assume aligned elements).
+std::optional<Array> frombuffer_view(void* data, size_t nbytes, Dtype dtype, int64_t count, int64_t offset,
+                                     bool writeable, std::function<void()> release);
 Array fromstring(const std::string& text, Dtype dtype, int64_t count, const std::string& sep,
                  Device& device = host_device());
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/memory.h"
 #include "kernels/ufunc.h"
 #include "routines/io.h"
 #include "routines/io_detail.h"
@@ -304,17 +305,36 @@ void tofile(const std::string& path, const Array& a, const std::string& sep, con
   if (!out) throw OSError(errno ? errno : EIO, "tofile('" + path + "'): closing the file failed");
 }
 
-Array frombuffer(const void* data, size_t nbytes, Dtype dtype, int64_t count, int64_t offset, Device& device) {
+namespace {
+// The number of elements frombuffer reads, with NumPy's errors.
+int64_t frombuffer_count(size_t nbytes, Dtype dtype, int64_t count, int64_t offset) {
   const auto item = static_cast<int64_t>(itemsize(dtype));
   if (offset < 0 || static_cast<size_t>(offset) > nbytes)
     throw ValueError("offset must be non-negative and no greater than buffer length (" + std::to_string(nbytes) + ")");
   const int64_t avail = static_cast<int64_t>(nbytes) - offset;
   if (count < 0) {
     if (avail % item != 0) throw ValueError("buffer size must be a multiple of element size");
-    count = avail / item;
-  } else if (count * item > avail) {
-    throw ValueError("buffer is smaller than requested size");
+    return avail / item;
   }
+  if (count > avail / item) throw ValueError("buffer is smaller than requested size");
+  return count;
+}
+}  // namespace
+
+std::optional<Array> frombuffer_view(void* data, size_t nbytes, Dtype dtype, int64_t count, int64_t offset,
+                                     bool writeable, std::function<void()> release) {
+  count = frombuffer_count(nbytes, dtype, count, offset);
+  const auto item = static_cast<int64_t>(itemsize(dtype));
+  char* first = static_cast<char*>(data) + offset;
+  if (reinterpret_cast<uintptr_t>(first) % static_cast<uintptr_t>(item) != 0) return std::nullopt;
+  auto memory = std::make_shared<ExternalMemory>(first, static_cast<size_t>(count * item), &host_device(),
+                                                 std::move(release));
+  return Array(memory, 0, Shape{count}, Strides{item}, dtype, writeable);
+}
+
+Array frombuffer(const void* data, size_t nbytes, Dtype dtype, int64_t count, int64_t offset, Device& device) {
+  const auto item = static_cast<int64_t>(itemsize(dtype));
+  count = frombuffer_count(nbytes, dtype, count, offset);
   Array out = Array::empty({count}, dtype, host_device());
   if (count > 0) std::memcpy(out.data(), static_cast<const char*>(data) + offset, static_cast<size_t>(count * item));
   return &device == &host_device() ? out : out.to_device(device);

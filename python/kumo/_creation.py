@@ -406,10 +406,6 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     return tuple(out)
 
 
-def frombuffer(buffer, dtype=float, count=-1, offset=0, like=None):
-    return _core.from_numpy(numpy.frombuffer(buffer, dtype=_check_dtype(dtype), count=count, offset=offset))
-
-
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     from kumo._manipulation import indices
     args = indices(shape, dtype=dtype)
@@ -418,5 +414,5 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "empty", "zeros", "ones",
            "full", "empty_like", "zeros_like", "ones_like", "full_like", "copy", "arange", "linspace", "logspace",
-           "geomspace", "eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "meshgrid", "frombuffer",
+           "geomspace", "eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "meshgrid",
            "fromfunction"]

@@ -291,8 +291,8 @@ def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None, device
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None, device=None):
-    """numpy.frombuffer. The result is a copy (kumo arrays own their memory),
-    so it is writable and later changes to `buffer` do not show in it."""
+    """numpy.frombuffer. On the host the array uses the buffer's memory, as
+    NumPy's (read-only for a read-only buffer); on another device it is a copy."""
     return _io.frombuffer(buffer, dtype, count, offset, _device_name(device))
 
 

@@ -604,3 +604,23 @@ def test_arange_with_complex_arguments_needs_a_complex_dtype(dtype):
         numpy.arange(0, 1 + 1j, 0.5, dtype=dtype)
     with pytest.raises(TypeError):
         kumo.arange(0, 1 + 1j, 0.5, dtype=dtype)
+
+
+def test_frombuffer_shares_the_buffers_memory_as_numpy():
+    buf = bytearray(range(16))
+    n, k = numpy.frombuffer(buf, dtype=numpy.uint16, offset=2), kumo.frombuffer(buf, dtype=numpy.uint16, offset=2)
+    assert k.flags.writeable == n.flags.writeable
+    buf[2] = 200
+    assert_array_equal(k, n)
+    k[1] = 7
+    assert buf[4:6] == bytearray(numpy.array([7], numpy.uint16).tobytes())
+    readonly = kumo.frombuffer(bytes(8), dtype=numpy.int32)
+    assert not readonly.flags.writeable
+    with pytest.raises(ValueError):
+        readonly[0] = 1
+
+
+def test_frombuffer_of_an_unaligned_offset_is_a_copy_with_the_same_values():
+    buf = bytearray(range(17))
+    assert_array_equal(kumo.frombuffer(buf, dtype=numpy.float64, offset=1),
+                       numpy.frombuffer(buf, dtype=numpy.float64, offset=1))
