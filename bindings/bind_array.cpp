@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "kernels/copy.h"
 #include "routines/indexing.h"
+#include "routines/manipulation.h"
 #include "routines/ufunc_table.h"
 
 namespace kumo {
@@ -179,6 +180,50 @@ void bind_array(py::module_& m) {
     return py::buffer_info(a.data(), a.itemsize(), formats[static_cast<int>(a.dtype())], a.ndim(), shape, strides,
                            !a.writeable());
   });
+  // numpy.ndarray(shape, dtype=float, buffer=None, offset=0, strides=None,
+  // order=None): a new uninitialised array, or a view of `buffer` (a kumo
+  // array, or any object with the buffer protocol, viewed on the host).
+  // Strides and offset are in bytes and are checked against the memory
+  // (as_strided), so no view reaches outside it.
+  cls.def(py::init([](py::handle shape, py::handle dtype, py::handle buffer, int64_t offset, py::handle strides,
+                      py::handle order) {
+            const Shape s = to_shape(shape);
+            const Dtype dt = dtype.is_none() ? Dtype::kFloat64 : to_dtype_required(dtype);
+            const Order ord = order.is_none() ? Order::kC : to_order(order);
+            if (ord != Order::kC && ord != Order::kF) throw ValueError("order must be one of 'C', 'F' (got 'A' or 'K')");
+            const int64_t item = static_cast<int64_t>(itemsize(dt));
+            if (buffer.is_none() && strides.is_none()) {
+              if (offset != 0) throw ValueError("offset is only valid with a buffer");
+              return Array::empty(s, dt, current_device(), ord);
+            }
+            Strides st(s.size());
+            if (strides.is_none()) {
+              int64_t step = item;
+              for (int k = 0; k < s.size(); ++k) {
+                const int d = ord == Order::kC ? s.size() - 1 - k : k;
+                st[d] = step;
+                step *= std::max<int64_t>(s[d], 1);
+              }
+            } else {
+              st = Strides(to_int_list(strides));
+            }
+            Array base;
+            if (buffer.is_none()) {
+              // NumPy allocates the shape's elements; the strides must fit in them.
+              if (offset != 0) throw ValueError("offset is only valid with a buffer");
+              const Array block = Array::empty(Shape{std::max<int64_t>(shape_size(s), 1)}, dt, current_device());
+              base = Array(block.memory(), 0, Shape{}, Strides{}, dt);
+            } else if (py::isinstance<Array>(buffer)) {
+              const Array& b = py::cast<const Array&>(buffer);
+              base = Array(b.memory(), b.offset(), Shape{}, Strides{}, dt, b.writeable());
+            } else {
+              const Array bytes = py::cast<Array>(py::module_::import("kumo").attr("frombuffer")(buffer, "uint8"));
+              base = Array(bytes.memory(), bytes.offset(), Shape{}, Strides{}, dt, bytes.writeable());
+            }
+            return as_strided(base, s, st, offset, base.writeable());
+          }),
+          py::arg("shape"), py::arg("dtype") = py::none(), py::arg("buffer") = py::none(), py::arg("offset") = 0,
+          py::arg("strides") = py::none(), py::arg("order") = py::none());
   cls.def_property_readonly("shape", [](const Array& a) { return dims_tuple(a.shape()); })
       .def_property_readonly("strides", [](const Array& a) { return dims_tuple(a.strides()); })
       .def_property_readonly("dtype", [](const Array& a) { return numpy_dtype(a.dtype()); })

@@ -103,6 +103,13 @@ void bind_routines(py::module_& m) {
   m.def("broadcast_to", [](py::handle a, py::handle shape) {
     return wrap_array(broadcast_to(py::cast<const Array&>(a), to_shape(shape)), a);
   });
+  m.def(
+      "as_strided",
+      [](py::handle a, py::handle shape, py::handle strides, int64_t offset, bool writeable) {
+        const Array& x = py::cast<const Array&>(a);
+        return wrap_array(as_strided(x, to_shape(shape), Strides(to_int_list(strides)), offset, writeable), a);
+      },
+      py::arg("a"), py::arg("shape"), py::arg("strides"), py::arg("offset") = 0, py::arg("writeable") = true);
   m.def("broadcast_arrays", [](py::list arrays) {
     std::vector<Array> in = array_list(arrays);
     std::vector<Array> out = broadcast_arrays(in);

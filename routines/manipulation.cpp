@@ -181,6 +181,29 @@ Array broadcast_to(const Array& a, const Shape& shape) {
   return a.broadcast_to(shape);
 }
 
+Array as_strided(const Array& a, const Shape& shape, const Strides& strides, int64_t byte_offset, bool writeable) {
+  if (shape.size() != strides.size())
+    throw ValueError("as_strided: shape " + shape.to_string() + " and strides " + strides.to_string() +
+                     " have different lengths");
+  const int64_t item = a.itemsize();
+  // The lowest and highest byte the view can address, relative to the block.
+  __int128 lo = static_cast<__int128>(a.offset()) + byte_offset, hi = lo;
+  bool empty = false;
+  for (int d = 0; d < shape.size(); ++d) {
+    if (shape[d] < 0) throw ValueError("as_strided: negative dimensions are not allowed");
+    if (shape[d] == 0) empty = true;
+    const __int128 span = static_cast<__int128>(shape[d] - 1) * strides[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  if (!empty && (lo < 0 || hi + item > static_cast<__int128>(a.memory()->size())))
+    throw ValueError("as_strided: shape " + shape.to_string() + " with strides " + strides.to_string() +
+                     " and offset " + std::to_string(byte_offset) + " reaches outside the array's " +
+                     std::to_string(a.memory()->size()) + "-byte memory");
+  Array v = a.view_with(shape, strides, byte_offset);
+  if (!writeable || !a.writeable()) v.set_writeable(false);
+  return v;
+}
+
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
   std::vector<Shape> shapes;
   for (const Array& a : arrays) shapes.push_back(a.shape());

@@ -42,6 +42,13 @@ Array expand_dims(const Array& a, const std::vector<int64_t>& axes);
 Array expand_dims(const Array& a, int64_t axis);
 // Read-only view; ValueError when the shapes do not broadcast.
 Array broadcast_to(const Array& a, const Shape& shape);
+// numpy.lib.stride_tricks.as_strided: a view of a's memory with any shape
+// and strides (in bytes), starting byte_offset bytes after a's first
+// element. Unlike NumPy's, it checks that every element it can address lies
+// inside a's memory block (ValueError otherwise), so it never reads or
+// writes outside it. writeable=false gives a read-only view.
+Array as_strided(const Array& a, const Shape& shape, const Strides& strides, int64_t byte_offset = 0,
+                 bool writeable = true);
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
 
 // ---- joining ----

@@ -90,6 +90,7 @@ from kumo._misc import *  # noqa: F401,F403
 from kumo._array_api import __array_api_version__, __array_namespace_info__  # noqa: F401
 from kumo import cuda  # noqa: F401
 from kumo import fft  # noqa: F401
+from kumo import lib  # noqa: F401
 from kumo import linalg  # noqa: F401
 from kumo.linalg._products import (matmul, matvec, vecmat, dot, vdot, inner, outer, tensordot, kron,  # noqa: E402
                                    trace, cross, vecdot, matrix_transpose)
