@@ -105,6 +105,15 @@ bool reorderable_without_identity(const std::string& n) {
 }
 bool accumulates_wide(const std::string& n) { return n == "add" || n == "multiply"; }
 
+// For the ordered ufuncs without an identity, a right operand that leaves
+// the left one as it is (x - 0 == x, x / 1 == x, ...): elements a where=
+// mask leaves out become it, so the reduction skips them exactly.
+std::optional<Scalar> right_identity(const std::string& n) {
+  if (n == "subtract" || n == "left_shift" || n == "right_shift") return Scalar(0);
+  if (n == "divide" || n == "true_divide" || n == "power" || n == "float_power") return Scalar(1);
+  return std::nullopt;
+}
+
 // The loop a reduce/accumulate runs, with the input as its one dtype.
 int reduce_loop(const kernels::Ufunc& u, const Array& src, std::optional<Dtype> dtype) {
   const kernels::UfuncOperand ops[2] = {src, src};
@@ -217,6 +226,7 @@ Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const Re
     // value), so the plain reduction skips them.
     Array fill;
     if (has_identity) fill = identity_array(u, k, device);
+    else if (auto r = right_identity(name); r && o.initial()) fill = kernels::scalar_to_array(r->value(), loop_dtype, device);
     else if (o.initial()) fill = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
     else
       throw ValueError("reduction operation '" + name +
@@ -234,7 +244,7 @@ Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const Re
   // front of the elements, elsewhere it is combined with the result.
   bool initial_last = o.initial().has_value();
   if (initial_last && !has_identity && !reorderable_without_identity(name) && ax.size() == 1 &&
-      !o.where().defined()) {
+      (!o.where().defined() || right_identity(name))) {
     Shape slab_shape = src.shape();
     slab_shape[ax[0]] = 1;
     src = concatenate({filled(slab_shape, *o.initial(), loop_dtype, device), src.astype(loop_dtype, Order::kK, false)},
@@ -263,8 +273,9 @@ Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const Re
   if (fast && src.dtype() != loop_dtype) fast = nullptr;
   Array res = kernels::call_reduction(fast ? *fast : u.reduce_spec(k), {src}, outs, ax64, false, keepdims)[0];
   if (initial_last) {
+    // initial op result: the order of an ordered ufunc over no axis at all.
     Array init = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
-    kernels::call_elementwise(u.loop_spec(k), {res, init}, {res});
+    kernels::call_elementwise(u.loop_spec(k), {init, res}, {res});
   }
   return finish(res, out, name);
 }

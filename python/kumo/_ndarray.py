@@ -383,8 +383,10 @@ def _install_methods():
     # sum, prod, max, min, all, any, mean, var, std, argmax, argmin, cumsum
     # and cumprod are C++ methods (bindings/bind_reduction.cpp).
     ndarray.clip = m(s.clip)
-    ndarray.conj = lambda self: uf.conjugate(self)
-    ndarray.conjugate = lambda self: uf.conjugate(self)
+    # NumPy's method returns a real array itself (bool stays bool); the
+    # ufunc is what turns bool into int8.
+    ndarray.conj = lambda self: uf.conjugate(self) if self.dtype.kind == "c" else self
+    ndarray.conjugate = ndarray.conj
     ndarray.diagonal = lambda self, offset=0, axis1=0, axis2=1: self._diagonal(offset, axis1, axis2)
 
     from kumo import _sorting as so

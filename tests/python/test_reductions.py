@@ -843,3 +843,22 @@ def test_initial_is_the_first_operand_of_an_ordered_reduction(ufunc, axis):
     empty = numpy.zeros((2, 0))
     assert_array_equal(getattr(kumo, ufunc).reduce(kumo.asarray(empty), axis=1, initial=3.0),
                        getattr(numpy, ufunc).reduce(empty, axis=1, initial=3.0))
+
+
+@pytest.mark.parametrize("ufunc", ["subtract", "divide"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_ordered_reduction_with_initial_skips_the_elements_where_leaves_out(ufunc, axis):
+    n = numpy.array([[1.0, 2, 3], [4, 5, 6]])
+    mask = numpy.array([[True, False, True], [False, True, True]])
+    want = getattr(numpy, ufunc).reduce(n, axis=axis, initial=10.0, where=mask)
+    got = getattr(kumo, ufunc).reduce(kumo.asarray(n), axis=axis, initial=10.0, where=kumo.asarray(mask))
+    assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("where", [None, True, False])
+def test_ordered_reduction_of_a_0d_array_puts_initial_first(where):
+    n = numpy.array(3.0)
+    kw = {} if where is None else {"where": numpy.array(where)}
+    kkw = {} if where is None else {"where": kumo.asarray(where)}
+    assert_array_equal(kumo.subtract.reduce(kumo.asarray(n), initial=10.0, **kkw),
+                       numpy.subtract.reduce(n, initial=10.0, **kw))
