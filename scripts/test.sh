@@ -7,7 +7,9 @@
 #      UndefinedBehaviorSanitizer, in build/asan/;
 #   3. pytest against the installed package (every function compared with NumPy),
 #      with every generated kernel also compiled for CUDA by NVRTC (KUMO_VERIFY_CUDA=1);
-#   4. the kumo.sparse tests again on the portable sparse backend, which CUDA arrays use.
+#   4. the differential campaign: random calls of every public operation on
+#      every array layout, compared with NumPy in worker processes (tests/differential);
+#   5. the kumo.sparse tests again on the portable sparse backend, which CUDA arrays use.
 # Each stage prints its time, and the end a table of them.
 # JOBS sets the parallelism (default: all cores); PYTHON the interpreter.
 set -euo pipefail
@@ -124,6 +126,13 @@ cd tests/python  # import the installed package, not the source tree
 # (kernels/kernel_cache.cpp). --durations: the slowest tests, in the log.
 begin_stage "pytest"
 KUMO_VERIFY_CUDA=${KUMO_VERIFY_CUDA:-1} $PY -m pytest -q -n "$JOBS" -p no:cacheprovider --durations=30 .
+end_stage
+# Every public operation on every layout (negative strides, broadcast,
+# offset views, 0-d, empty) against NumPy, in worker processes that may
+# crash (tests/differential, docs/differential.md): a fixed seed and a fresh
+# one (printed), about 2 x 70 s at most.
+begin_stage "differential campaign (kumo vs NumPy, seeds 20240611 and a fresh one)"
+$PY -m pytest -q -p no:cacheprovider ../differential
 end_stage
 begin_stage "pytest of kumo.sparse on the portable backend (the code CUDA arrays run)"
 KUMO_SPARSE_BACKEND=portable $PY -m pytest -q -n "$JOBS" -p no:cacheprovider --durations=10 test_sparse_*.py
