@@ -6,6 +6,8 @@
 
 #include "bindings/convert.h"
 #include "core/errors.h"
+#include "core/fp_errors.h"
+#include "core/warnings.h"
 #include "kernels/copy.h"
 #include "routines/indexing.h"
 #include "routines/manipulation.h"
@@ -125,6 +127,14 @@ py::object array_getitem(py::handle self, py::handle key) {
 
 namespace {
 
+// NumPy's warnings for a cast of `from` into `to`: ComplexWarning when the
+// imaginary part is dropped; the cast's floating-point errors ("invalid
+// value encountered in cast") come from check_fp_errors after it.
+void warn_complex_to_real(Dtype from, Dtype to) {
+  if (is_complex(from) && !is_complex(to) && to != Dtype::kBool)
+    warn("Casting complex values to real discards the imaginary part", WarningCategory::kComplex);
+}
+
 void assign(const Array& dst, py::handle value) {
   if (!dst.writeable()) throw ValueError("assignment destination is read-only");
   if (is_python_scalar(value)) {
@@ -136,7 +146,10 @@ void assign(const Array& dst, py::handle value) {
   }
   Array src = to_array_required(value, &dst.device());
   check_same_device({&src, &dst});
+  warn_complex_to_real(src.dtype(), dst.dtype());
+  take_fp_flags();
   src.copy_to(dst);
+  check_fp_errors("cast");
 }
 
 // a[key] = value for a Python scalar or an array-like value.
@@ -148,9 +161,10 @@ void assign_at(const Array& a, py::handle key, py::handle value) {
     return;
   }
   if (!a.writeable()) throw ValueError("assignment destination is read-only");
-  setitem(a, idx.components,
-          scalar ? kernels::scalar_to_array(to_scalar_value(value), a.dtype(), a.device())
-                 : to_array_required(value, &a.device()));
+  Array v = scalar ? kernels::scalar_to_array(to_scalar_value(value), a.dtype(), a.device())
+                   : to_array_required(value, &a.device());
+  warn_complex_to_real(v.dtype(), a.dtype());
+  setitem(a, idx.components, v);
 }
 
 py::tuple dims_tuple(const Dims& d) {
@@ -271,7 +285,15 @@ void bind_array(py::module_& m) {
         kernels::UfuncOperand operand = is_python_scalar(b)
                                             ? kernels::UfuncOperand(to_scalar_value(b))
                                             : kernels::UfuncOperand(to_array_required(b, &a.device()));
+        // NumPy casts the values to a's dtype unsafely: a complex one drops
+        // its imaginary part with a ComplexWarning; the loop's
+        // floating-point errors are reported as the ufunc's.
+        const bool complex_value = operand.is_scalar ? operand.scalar.kind == WeakScalar::kComplex
+                                                     : is_complex(operand.array().dtype());
+        if (complex_value) warn_complex_to_real(Dtype::kComplex128, a.dtype());
+        take_fp_flags();
         ufunc_at(ufunc, a, idx.components, &operand);
+        check_fp_errors(name);
       })
       .def_static("_set_setitem_fallback", [](py::object fn) { setitem_fallback() = std::move(fn); })
       .def("_assign", [](const Array& a, py::handle value) { assign(a, value); })
@@ -338,7 +360,10 @@ void bind_array(py::module_& m) {
         if (!can_cast(a.dtype(), d, c))
           throw TypeError(std::string("Cannot cast array data from dtype('") + dtype_name(a.dtype()) + "') to dtype('" +
                           dtype_name(d) + "') according to the rule '" + casting_name(c) + "'");
+        warn_complex_to_real(a.dtype(), d);
+        take_fp_flags();
         Array r = a.astype(d, to_order(order), copy);
+        check_fp_errors("cast");
         return r.memory() == a.memory() ? py::reinterpret_borrow<py::object>(self) : py::cast(r);
       }, py::arg("dtype"), py::arg("order") = "K", py::arg("casting") = py::none(), py::arg("subok") = py::none(),
          py::arg("copy") = true)

@@ -178,6 +178,17 @@ bool operand_is_foreign(py::handle other) {
   return py::hasattr(other, "__array_ufunc__") || !py::hasattr(other, "__array__");
 }
 
+// An operator is a ufunc call through the routines layer: NumPy's casting
+// and its floating-point error report (errstate).
+std::vector<Array> call_operator(const Ufunc& u, const std::vector<kernels::UfuncOperand>& ins,
+                                 const Array& out = Array()) {
+  std::vector<Array> outs(u.nout());
+  UfuncOptions options;
+  if (out.defined()) options.out({out});
+  call_ufunc_into(u, ins.data(), static_cast<int>(ins.size()), outs.data(), options);
+  return outs;
+}
+
 py::object apply_operator(const char* name, py::handle a, py::handle b, bool inplace) {
   if (operand_is_foreign(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
   const Ufunc& u = builtin_ufunc(name);
@@ -196,10 +207,10 @@ py::object apply_operator(const char* name, py::handle a, py::handle b, bool inp
   ins[1] = std::move(y);
   if (inplace) {
     const Array& out = cast_array(a);
-    u.call(ins, {out}, std::nullopt, Casting::kSameKind);
+    call_operator(u, ins, out);
     return py::reinterpret_borrow<py::object>(a);
   }
-  return py::cast(std::move(u.call(ins, {}, std::nullopt, Casting::kSameKind)[0]));
+  return py::cast(std::move(call_operator(u, ins)[0]));
 }
 
 }  // namespace
@@ -226,7 +237,7 @@ void bind_kernels(py::module_& m) {
                 // NumPy computes `a ** 2` as square(a) (so bool ** 2 is int8, as square's loops give).
                 if (is_pow && Py_TYPE(other.ptr()) == &PyLong_Type && PyLong_AsLong(other.ptr()) == 2) {
                   static const Ufunc& square = builtin_ufunc("square");
-                  return py::cast(square.call({to_operand(self)}, {}, std::nullopt, Casting::kSameKind)[0]);
+                  return py::cast(call_operator(square, {to_operand(self)})[0]);
                 }
                 return apply_operator(uf, self, other, false);
               },
@@ -237,7 +248,7 @@ void bind_kernels(py::module_& m) {
                 std::vector<kernels::UfuncOperand> ins(2);
                 ins[0] = to_operand(other);
                 ins[1] = to_operand(self);
-                return py::cast(builtin_ufunc(uf).call(ins, {}, std::nullopt, Casting::kSameKind)[0]);
+                return py::cast(call_operator(builtin_ufunc(uf), ins)[0]);
               },
               py::is_operator());
       cls.def((std::string("__i") + op.py + "__").c_str(),

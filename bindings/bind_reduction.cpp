@@ -248,6 +248,21 @@ void bind_reduction(py::module_& m) {
         py::arg("ufunc"), py::arg("array"), py::arg("axis") = 0, py::arg("dtype") = py::none(),
         py::arg("out") = py::none(), py::arg("keepdims") = false, py::arg("initial") = py::none(),
         py::arg("where") = true);
+  m.def("_ufunc_reduceat",
+        [](const kernels::Ufunc& u, py::handle a, py::handle indices, py::handle axis, py::handle dtype,
+           py::object out) {
+          out = out_object(out);
+          ReduceOptions o = make_options<ReduceOptions>(dtype, out, false, py::none(), Py_True);
+          Array idx = to_array_required(indices);
+          if (idx.ndim() != 1) throw ValueError("object too deep for desired array");
+          if (!is_integer(idx.dtype()) && idx.size() > 0)
+            throw TypeError("Cannot cast array data from " + dtype_repr(idx.dtype()) +
+                            " to dtype('int64') according to the rule 'safe'");
+          std::optional<int64_t> ax = to_single_axis(axis);
+          return result(reduceat(u, to_array_required(a), idx.to_vector<int64_t>(), ax ? *ax : 0, o), out);
+        },
+        py::arg("ufunc"), py::arg("array"), py::arg("indices"), py::arg("axis") = 0, py::arg("dtype") = py::none(),
+        py::arg("out") = py::none());
   m.def("_ufunc_accumulate",
         [](const kernels::Ufunc& u, py::handle a, py::handle axis, py::handle dtype, py::object out) {
           out = out_object(out);

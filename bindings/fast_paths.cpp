@@ -14,9 +14,11 @@
 #include <optional>
 
 #include "bindings/convert.h"
+#include "core/fp_errors.h"
 #include "core/errors.h"
 #include "kernels/ufunc.h"
 #include "linalg/products.h"
+#include "routines/elementwise.h"
 #include "routines/ufunc_table.h"
 
 namespace kumo {
@@ -97,12 +99,42 @@ PyObject* try_fast(Fn&& fn) {
   return nullptr;
 }
 
+// A ufunc call whose floating-point errors (core/fp_errors.h) are reported
+// by report_fp_errors once the call succeeded, as call_ufunc_into does.
+void call_checked(const Ufunc& u, const UfuncOperand* ops, int n, Array* outs) {
+  take_fp_flags();
+  u.call_into(ops, n, outs, std::nullopt, Casting::kSameKind);
+}
+
+// Reports the floating-point errors of a finished fast call: `result`, or
+// null with the Python error set when the report raises (errstate 'raise', a
+// warning filter set to 'error'). Never falls back to the complete path,
+// which would run the operation (an in-place one too) a second time.
+PyObject* report_fp_errors(const Ufunc& u, const UfuncOperand* ops, int n, const Array* outs, PyObject* result) {
+  if (!result) return nullptr;
+  try {
+    report_ufunc_fp_errors(u, ops, n, outs, Array());
+    return result;
+  } catch (py::error_already_set& e) {
+    Py_DECREF(result);
+    e.restore();
+  } catch (const FloatingPointError& e) {
+    Py_DECREF(result);
+    PyErr_SetString(PyExc_FloatingPointError, e.what());
+  } catch (const std::exception& e) {
+    Py_DECREF(result);
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
 // One output of a single-output ufunc call.
 PyObject* call_one(const Ufunc& u, const UfuncOperand* ops, int n, Array out = Array()) {
-  return try_fast([&] {
-    u.call_into(ops, n, &out, std::nullopt, Casting::kSameKind);
-    return to_python(std::move(out));
+  PyObject* r = try_fast([&] {
+    call_checked(u, ops, n, &out);
+    return to_python(Array(out));
   });
+  return report_fp_errors(u, ops, n, &out, r);
 }
 
 PyObject* binary(const BinaryOp& op, PyObject* a, PyObject* b) {
@@ -111,7 +143,7 @@ PyObject* binary(const BinaryOp& op, PyObject* a, PyObject* b) {
   const bool a_is_array = ndarray_value(a) != nullptr;
   UfuncOperand ops[2];
   if (fast_operand(a, &ops[0]) && fast_operand(b, &ops[1]))
-    if (PyObject* r = call_one(*op.u, ops, 2)) return r;
+    if (PyObject* r = call_one(*op.u, ops, 2); r || PyErr_Occurred()) return r;
   return a_is_array ? call_method(a, op.method, b) : call_method(b, op.rmethod, a);
 }
 
@@ -119,14 +151,15 @@ PyObject* inplace(const BinaryOp& op, PyObject* a, PyObject* b) {
   UfuncOperand ops[2];
   const Array* target = ndarray_value(a);
   if (target && fast_operand(a, &ops[0]) && fast_operand(b, &ops[1])) {
+    Array out = *target;
     PyObject* done = try_fast([&] {
-      Array out = *target;
-      op.u->call_into(ops, 2, &out, std::nullopt, Casting::kSameKind);
+      call_checked(*op.u, ops, 2, &out);
       Py_INCREF(a);
       return a;
     });
-    if (done) return done;
+    if (done) return report_fp_errors(*op.u, ops, 2, &out, done);
   }
+  if (PyErr_Occurred()) return nullptr;
   return call_method(a, op.imethod, b);
 }
 
@@ -149,7 +182,7 @@ PyObject* power_slot(PyObject* a, PyObject* b, PyObject* mod) {
       if (const Array* x = ndarray_value(a)) {
         static const Ufunc& square = builtin_ufunc("square");
         const UfuncOperand ops[1] = {*x};
-        if (PyObject* r = call_one(square, ops, 1)) return r;
+        if (PyObject* r = call_one(square, ops, 1); r || PyErr_Occurred()) return r;
         return call_method(a, "__pow__", b);
       }
     }
@@ -176,7 +209,7 @@ PyObject* richcompare_slot(PyObject* a, PyObject* b, int opid) {
   const CompareOp& op = g_compare[opid];
   UfuncOperand ops[2];
   if (fast_operand(a, &ops[0]) && fast_operand(b, &ops[1]))
-    if (PyObject* r = call_one(*op.u, ops, 2)) return r;
+    if (PyObject* r = call_one(*op.u, ops, 2); r || PyErr_Occurred()) return r;
   return call_method(a, op.method, b);
 }
 
@@ -206,16 +239,17 @@ PyObject* ufunc_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
     bool ok = true;
     for (Py_ssize_t i = 0; i < n && ok; ++i) ok = fast_operand(PyTuple_GET_ITEM(args, i), &ops[i]);
     if (ok && u->nout() == 1) {
-      if (PyObject* r = call_one(*u, ops, static_cast<int>(n))) return r;
+      if (PyObject* r = call_one(*u, ops, static_cast<int>(n)); r || PyErr_Occurred()) return r;
     } else if (ok) {
+      Array outs[kernels::kMaxUfuncOperands];
       PyObject* r = try_fast([&] {
-        Array outs[kernels::kMaxUfuncOperands];
-        u->call_into(ops, static_cast<int>(n), outs, std::nullopt, Casting::kSameKind);
+        call_checked(*u, ops, static_cast<int>(n), outs);
         py::tuple t(u->nout());
-        for (int i = 0; i < u->nout(); ++i) t[i] = new_ndarray(std::move(outs[i]));
+        for (int i = 0; i < u->nout(); ++i) t[i] = new_ndarray(Array(outs[i]));
         return t.release().ptr();
       });
-      if (r) return r;
+      if (r) return report_fp_errors(*u, ops, static_cast<int>(n), outs, r);
+      if (PyErr_Occurred()) return nullptr;
     }
   }
   // The complete path: the bound method (attribute lookup finds the

@@ -7,6 +7,7 @@
 #include "bindings/convert.h"
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
+#include "core/fp_errors.h"
 #include "core/warnings.h"
 #include "core/host/thread_pool.h"
 #include "kernels/copy.h"
@@ -86,6 +87,8 @@ void register_errors(py::module_& m) {
       PyErr_SetString(g_compile_error, e.what());
     } catch (const DeviceError& e) {
       PyErr_SetString(g_device_error, e.what());
+    } catch (const FloatingPointError& e) {
+      PyErr_SetString(PyExc_FloatingPointError, e.what());
     } catch (const OSError& e) {
       // OSError(errno, message) becomes the subclass for that errno (FileNotFoundError, ...).
       PyErr_SetObject(PyExc_OSError, py::make_tuple(e.error_number(), e.what()).ptr());
@@ -117,10 +120,34 @@ PYBIND11_MODULE(_core, m) {
   // PyErr_WarnEx fail, and the exception it set propagates.
   set_warning_handler([](WarningCategory category, const std::string& message) {
     py::gil_scoped_acquire gil;
+    static PyObject* complex_warning =
+        py::object(py::module_::import("numpy").attr("exceptions").attr("ComplexWarning")).release().ptr();
     PyObject* type = category == WarningCategory::kDeprecation ? PyExc_DeprecationWarning
                      : category == WarningCategory::kUser      ? PyExc_UserWarning
+                     : category == WarningCategory::kComplex   ? complex_warning
                                                                : PyExc_RuntimeWarning;
     if (PyErr_WarnEx(type, message.c_str(), 1) != 0) throw py::error_already_set();
+  });
+  // numpy.seterr/geterr over the C++ state (core/fp_errors.h); the
+  // call/print/log modes go to kumo._errstate, which holds seterrcall's
+  // callable.
+  m.def("_set_fp_state", [](const std::string& divide, const std::string& over, const std::string& under,
+                            const std::string& invalid) {
+    set_fp_error_state(FpErrorState{fp_mode_from_name(divide), fp_mode_from_name(over), fp_mode_from_name(under),
+                                    fp_mode_from_name(invalid)});
+  });
+  m.def("_get_fp_state", [] {
+    const FpErrorState& s = fp_error_state();
+    py::dict d;
+    d["divide"] = fp_mode_name(s.divide);
+    d["over"] = fp_mode_name(s.over);
+    d["under"] = fp_mode_name(s.under);
+    d["invalid"] = fp_mode_name(s.invalid);
+    return d;
+  });
+  set_fp_error_handler([](FpMode mode, const std::string& kind, int flag, const std::string& message) {
+    py::gil_scoped_acquire gil;
+    py::module_::import("kumo._errstate").attr("_dispatch")(fp_mode_name(mode), kind, flag, message);
   });
   bind_array(m);
   bind_kernels(m);

@@ -11,7 +11,8 @@
 
 namespace kumo {
 
-enum class WarningCategory { kRuntime, kDeprecation, kUser };
+// kComplex: NumPy's ComplexWarning (a complex value cast to a real dtype).
+enum class WarningCategory { kRuntime, kDeprecation, kUser, kComplex };
 
 using WarningHandler = std::function<void(WarningCategory category, const std::string& message)>;
 

@@ -1,5 +1,9 @@
 #include "kernels/launch.h"
 
+#include <atomic>
+
+#include "core/fp_errors.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -100,12 +104,22 @@ IterSpace squash(const Shape& shape, std::vector<Strides> strides, int lead) {
 
 void run_host_range(HostRangeFn fn, const void* args, int64_t n, int64_t grain) {
   if (n <= 0) return;
+  // Each range runs with the floating-point status flags cleared, and what
+  // it raised is recorded for the issuing thread (core/fp_errors.h).
   // Small work runs inline (as parallel_for would) without building its std::function.
   if (n <= grain) {
+    clear_cpu_fp_flags();
     fn(args, 0, n);
+    record_fp_flags(read_cpu_fp_flags());
     return;
   }
-  parallel_for(n, grain, [&](int64_t b, int64_t e) { fn(args, b, e); });
+  std::atomic<int> flags{0};
+  parallel_for(n, grain, [&](int64_t b, int64_t e) {
+    clear_cpu_fp_flags();
+    fn(args, b, e);
+    if (const int f = read_cpu_fp_flags()) flags.fetch_or(f, std::memory_order_relaxed);
+  });
+  record_fp_flags(flags.load(std::memory_order_relaxed));
 }
 
 namespace {

@@ -1,5 +1,9 @@
 #include "kernels/reduction.h"
 
+#include <atomic>
+
+#include "core/fp_errors.h"
+
 #include <algorithm>
 #include <mutex>
 #include <unordered_map>
@@ -153,11 +157,16 @@ void launch_reduction(const ReductionSpec& spec, const ReductionSignature& sig, 
       int64_t chunk = (red_size + parts - 1) / parts;
       parts = (red_size + chunk - 1) / chunk;
       std::vector<char> partials(static_cast<size_t>(parts * ck->type_size()));
+      std::atomic<int> flags{0};  // floating-point status, as run_host_range records it
       parallel_for(parts, 1, [&](int64_t b, int64_t e) {
+        clear_cpu_fp_flags();
         for (int64_t p = b; p < e; ++p)
           ck->partial(buf.data(), p * chunk, std::min(red_size, (p + 1) * chunk), partials.data() + p * ck->type_size());
+        if (const int f = read_cpu_fp_flags()) flags.fetch_or(f, std::memory_order_relaxed);
       });
+      clear_cpu_fp_flags();
       ck->combine(buf.data(), partials.data(), parts);
+      record_fp_flags(flags.load(std::memory_order_relaxed) | read_cpu_fp_flags());
       return;
     }
     bool columns = oit.shape.size() == 1 && red_size > 0;

@@ -92,6 +92,11 @@ void store_scalar(const ScalarValue& v, Dtype dtype, void* dst) {
       store_as(dtype, v.f, dst);
       return;
     case WeakScalar::kComplex:
+      // NumPy converts the Python complex with float()/int(), which refuse it.
+      if (!is_complex(dtype) && dtype != Dtype::kBool)
+        throw TypeError(is_integer(dtype)
+                            ? "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+                            : "float() argument must be a string or a real number, not 'complex'");
       store_as(dtype, complex128(v.c.real(), v.c.imag()), dst);
       return;
   }

@@ -303,6 +303,13 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
         truth.kind = WeakScalar::kBool;
         truth.b = op.scalar.i != 0;
         converted[i] = scalar_to_array(truth, l.types[i], *device);
+      } else if (op.scalar.kind == WeakScalar::kComplex && !is_complex(l.types[i])) {
+        // A loop chosen by dtype=/signature takes the real part (NumPy casts
+        // the operand unsafely); only assignments refuse a complex number.
+        ScalarValue real;
+        real.kind = WeakScalar::kFloat;
+        real.f = op.scalar.c.real();
+        converted[i] = scalar_to_array(real, l.types[i], *device);
       } else {
         converted[i] = scalar_to_array(op.scalar, l.types[i], *device);
       }

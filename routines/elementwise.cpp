@@ -1,7 +1,9 @@
 #include "routines/elementwise.h"
 
 #include "core/errors.h"
+#include "core/fp_errors.h"
 #include "kernels/elementwise.h"
+#include "routines/reduction.h"
 
 namespace kumo {
 
@@ -60,8 +62,71 @@ void call_ufunc_into(const kernels::Ufunc& u, const Operand* inputs, int n_input
     if (out.defined() && !out.writeable()) throw ValueError("output array is read-only");
     outputs[i] = out;
   }
-  if (o.where().defined()) return call_masked(u, inputs, n_inputs, outputs, o);
-  u.call_into(inputs, n_inputs, outputs, o.dtype(), o.casting());
+  // Floating-point errors are NumPy's per ufunc call: flags left by work
+  // that reports none (a cast, a copy) are dropped first.
+  take_fp_flags();
+  if (o.where().defined()) call_masked(u, inputs, n_inputs, outputs, o);
+  else u.call_into(inputs, n_inputs, outputs, o.dtype(), o.casting());
+  report_ufunc_fp_errors(u, inputs, n_inputs, outputs, o.where());
+}
+
+namespace {
+// Whether the CPU's "invalid" flag is one NumPy reports: always when no
+// operand holds a NaN (only a NaN operand makes an ordered comparison raise
+// it), else only when some output element is NaN where no input is (and the
+// mask, if any, holds).
+bool made_nan(const Operand* inputs, int n_inputs, const Array* outs, int n_outs, const Array& where) {
+  bool nan_operand = false;
+  for (int i = 0; i < n_inputs && !nan_operand; ++i) {
+    const Operand& op = inputs[i];
+    if (op.is_scalar) nan_operand = op.scalar.kind == WeakScalar::kFloat ? op.scalar.f != op.scalar.f
+                                    : op.scalar.kind == WeakScalar::kComplex && op.scalar.c != op.scalar.c;
+    else nan_operand = is_inexact(op.array().dtype()) && any(isnan(op.array())).item<bool>();
+  }
+  if (!nan_operand && !where.defined()) return true;
+  for (int i = 0; i < n_inputs; ++i) {
+    const Operand& op = inputs[i];
+    // NumPy's complex loops report the CPU's flag as it is (a comparison of
+    // complex NaNs warns).
+    if (op.is_scalar ? op.scalar.kind == WeakScalar::kComplex : is_complex(op.array().dtype())) return true;
+    if (op.is_scalar && op.scalar.kind == WeakScalar::kFloat && op.scalar.f != op.scalar.f) return false;
+    if (op.is_scalar && op.scalar.kind == WeakScalar::kComplex && op.scalar.c != op.scalar.c) return false;
+  }
+  for (int k = 0; k < n_outs; ++k) {
+    if (!outs[k].defined() || !is_inexact(outs[k].dtype())) continue;
+    Array fresh = isnan(outs[k]);
+    if (where.defined()) fresh = logical_and(fresh, where);
+    for (int i = 0; i < n_inputs; ++i)
+      if (!inputs[i].is_scalar && is_inexact(inputs[i].array().dtype()))
+        fresh = logical_and(fresh, logical_not(isnan(inputs[i].array())));
+    if (any(fresh).item<bool>()) return true;
+  }
+  return false;
+}
+}  // namespace
+
+void report_ufunc_fp_errors(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, const Array* outputs,
+                            const Array& where) {
+  int flags = take_fp_flags();
+  if (flags == 0) return;
+  // logaddexp and logaddexp2 are NumPy's exceptions: their loops report a
+  // NaN operand as invalid.
+  const bool nan_operand_is_invalid = u.name() == "logaddexp" || u.name() == "logaddexp2";
+  if ((flags & kFpInvalid) && !nan_operand_is_invalid && !made_nan(inputs, n_inputs, outputs, u.nout(), where))
+    flags &= ~kFpInvalid;
+  take_fp_flags();  // what the check itself ran
+  report_fp_errors(flags, u.name().c_str());
+}
+
+void report_reduction_fp_errors(const char* operation, const Array& input, const Array& result) {
+  int flags = take_fp_flags();
+  if (flags == 0) return;
+  if ((flags & kFpInvalid) &&
+      !(result.defined() && is_inexact(result.dtype()) && any(isnan(result)).item<bool>() &&
+        !(is_inexact(input.dtype()) && any(isnan(input)).item<bool>())))
+    flags &= ~kFpInvalid;
+  take_fp_flags();
+  report_fp_errors(flags, operation);
 }
 
 std::vector<Array> call_ufunc(const kernels::Ufunc& u, const std::vector<Operand>& inputs, const UfuncOptions& o) {

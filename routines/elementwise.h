@@ -83,6 +83,15 @@ std::vector<Array> call_ufunc(const kernels::Ufunc& ufunc, const std::vector<Ope
 // receive the results.
 void call_ufunc_into(const kernels::Ufunc& ufunc, const Operand* inputs, int n_inputs, Array* outputs,
                      const UfuncOptions& options = UfuncOptions::none());
+// Reports the floating-point errors of a finished ufunc call (NumPy's
+// errstate, core/fp_errors.h): the flags its kernels raised, except an
+// "invalid" that only NaN operands caused (the CPU flags every ordered
+// comparison with a NaN; NumPy reports invalid only for a NaN made from
+// numbers). `where`: the call's mask, or undefined.
+void report_ufunc_fp_errors(const kernels::Ufunc& ufunc, const Operand* inputs, int n_inputs, const Array* outputs,
+                            const Array& where);
+// The same for a reduction ("overflow encountered in reduce").
+void report_reduction_fp_errors(const char* operation, const Array& input, const Array& result);
 // The same for a built-in ufunc by name or alias ("add", "abs", ...).
 std::vector<Array> call_ufunc(std::string_view name, const std::vector<Operand>& inputs,
                               const UfuncOptions& options = UfuncOptions::none());

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/fp_errors.h"
 #include "core/warnings.h"
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
@@ -194,7 +195,82 @@ const kernels::ReductionSpec* extremum_spec(const std::string& name, Dtype loop_
 
 }  // namespace
 
+namespace {
+Array reduce_impl(const kernels::Ufunc& u, const Array& a, const Axes& axes, const ReduceOptions& o);
+Array accumulate_impl(const kernels::Ufunc& u, const Array& a, int64_t axis, const ReduceOptions& o);
+}  // namespace
+
+// Floating-point errors are reported per reduction, as NumPy's ("overflow
+// encountered in reduce").
 Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const ReduceOptions& o) {
+  take_fp_flags();
+  Array r = reduce_impl(u, a, axes, o);
+  report_reduction_fp_errors("reduce", a, r);
+  return r;
+}
+
+Array accumulate(const kernels::Ufunc& u, const Array& a, int64_t axis, const ReduceOptions& o) {
+  take_fp_flags();
+  Array r = accumulate_impl(u, a, axis, o);
+  report_reduction_fp_errors("accumulate", a, r);
+  return r;
+}
+
+Array reduceat(const kernels::Ufunc& u, const Array& a, const std::vector<int64_t>& indices, int64_t axis,
+               const ReduceOptions& o) {
+  if (u.nin() != 2 || u.nout() != 1) throw ValueError("reduceat only supported for binary functions");
+  if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
+  const int ax = normalize_axis(axis, a.ndim());
+  const int64_t n = a.shape()[ax];
+  for (int64_t i : indices)
+    if (i < 0 || i >= n)
+      throw IndexError("index " + std::to_string(i) + " out-of-bounds in " + u.name() + ".reduceat [0, " +
+                       std::to_string(n) + ")");
+  // The loop's dtype as reduce chooses it (a one-element reduction of the
+  // first slice tells it without a second rule).
+  Shape shape = a.shape();
+  shape[ax] = static_cast<int64_t>(indices.size());
+  ReduceOptions seg_options;
+  if (o.dtype()) seg_options.dtype(*o.dtype());
+  else if (o.out().defined() && !is_logical(u.name())) seg_options.dtype(o.out().dtype());
+  auto slab = [&](int64_t lo, int64_t hi) {
+    std::vector<IndexItem> items(static_cast<size_t>(ax), IndexItem::slice(std::nullopt, std::nullopt, 1));
+    items.push_back(IndexItem::slice(lo, hi, 1));
+    return a.index(items);
+  };
+  take_fp_flags();
+  Array res;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const int64_t lo = indices[k];
+    const int64_t hi = k + 1 == indices.size() ? n : (indices[k + 1] > lo ? indices[k + 1] : lo + 1);
+    Array part = reduce_impl(u, slab(lo, hi), Axes(std::vector<int64_t>{ax}), seg_options);
+    if (!res.defined()) {
+      if (o.out().defined()) {
+        if (o.out().shape() != shape)
+          throw ValueError("output parameter for reduceat has the wrong shape " + o.out().shape().to_string() +
+                           " (expected " + shape.to_string() + ")");
+        if (!o.out().writeable()) throw ValueError("output array is read-only");
+        res = o.out();
+      } else {
+        res = Array::empty(shape, part.dtype(), a.device());
+      }
+    }
+    std::vector<IndexItem> at(static_cast<size_t>(ax), IndexItem::slice(std::nullopt, std::nullopt, 1));
+    at.push_back(IndexItem::integer(static_cast<int64_t>(k)));
+    part.copy_to(res.index(at));
+  }
+  if (!res.defined()) {
+    // No indices: an empty result along the axis, in the loop's dtype.
+    Array probe = reduce_impl(u, slab(0, std::min<int64_t>(n, 1)), Axes(std::vector<int64_t>{ax}), seg_options);
+    res = o.out().defined() ? o.out() : Array::empty(shape, probe.dtype(), a.device());
+  }
+  report_reduction_fp_errors("reduceat", a, res);
+  return res;
+}
+
+namespace {
+
+Array reduce_impl(const kernels::Ufunc& u, const Array& a, const Axes& axes, const ReduceOptions& o) {
   if (u.nin() != 2 || u.nout() != 1) throw ValueError("reduce only supported for binary functions");
   const std::string& name = u.name();
   // The logical ufuncs reduce in bool whatever the input type (NumPy runs
@@ -280,7 +356,7 @@ Array reduce(const kernels::Ufunc& u, const Array& a, const Axes& axes, const Re
   return finish(res, out, name);
 }
 
-Array accumulate(const kernels::Ufunc& u, const Array& a, int64_t axis, const ReduceOptions& o) {
+Array accumulate_impl(const kernels::Ufunc& u, const Array& a, int64_t axis, const ReduceOptions& o) {
   if (u.nin() != 2 || u.nout() != 1) throw ValueError("accumulate only supported for binary functions");
   const std::string& name = u.name();
   Array src = (!o.dtype() && is_logical(name) && a.dtype() != Dtype::kBool) ? a.astype(Dtype::kBool) : a;
@@ -315,6 +391,8 @@ Array accumulate(const kernels::Ufunc& u, const Array& a, int64_t axis, const Re
   }
   return finish(res, out, name);
 }
+
+}  // namespace
 
 #define KUMO_UFUNC(name)                                  \
   static const BuiltinUfunc& u_##name = builtin_ufunc(#name); \

@@ -109,6 +109,12 @@ class VarOptions : public ReduceOptionsBase<VarOptions> {
 Array reduce(const kernels::Ufunc& ufunc, const Array& a, const Axes& axes = 0, const ReduceOptions& options = {});
 // ufunc.accumulate along one axis (out= and dtype= are used).
 Array accumulate(const kernels::Ufunc& ufunc, const Array& a, int64_t axis = 0, const ReduceOptions& options = {});
+// ufunc.reduceat: along `axis`, result k reduces a[indices[k]:indices[k+1]]
+// (to the end for the last), or is a[indices[k]] itself when the next index
+// is not larger; indices must lie in [0, n) (IndexError). options: dtype and
+// out (keepdims, initial and where do not apply, as in NumPy).
+Array reduceat(const kernels::Ufunc& ufunc, const Array& a, const std::vector<int64_t>& indices, int64_t axis = 0,
+               const ReduceOptions& options = {});
 
 // ---- reductions ------------------------------------------------------------------------------
 Array sum(const Array& a, const Axes& axes = {}, const ReduceOptions& options = {});

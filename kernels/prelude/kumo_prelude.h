@@ -221,6 +221,32 @@ KUMO_FN double u2d(uint64_t u) {
 // even.  NaNs keep their sign and top payload bits and stay NaN (as NumPy's
 // npy_floatbits_to_halfbits does); the host and device paths are the same code.
 // ---------------------------------------------------------------------------
+// NumPy's floating-point status for results the hardware does not flag
+// (an integer division by zero, a software float16 conversion that
+// overflows): on the host an operation that sets the flag; CUDA has no
+// status flags.
+KUMO_FN void raise_fp_divide() {
+#if !defined(__CUDA_ARCH__)
+  volatile float zero = 0.0f;
+  volatile float r = 1.0f / zero;
+  (void)r;
+#endif
+}
+KUMO_FN void raise_fp_invalid() {
+#if !defined(__CUDA_ARCH__)
+  volatile float inf = __builtin_inff();
+  volatile float r = inf - inf;
+  (void)r;
+#endif
+}
+KUMO_FN void raise_fp_overflow() {
+#if !defined(__CUDA_ARCH__)
+  volatile float big = 3.0e38f;
+  volatile float r = big * big;
+  (void)r;
+#endif
+}
+
 KUMO_FN uint16_t float_to_half_bits(float f) {
   const uint32_t x = f2u(f);
   const uint32_t sign = (x >> 16) & 0x8000u;
@@ -231,7 +257,10 @@ KUMO_FN uint16_t float_to_half_bits(float f) {
     if (m == 0) m = 1;                         // payload lost in the low bits: stay NaN
     return (uint16_t)(sign | 0x7c00u | m);
   }
-  if (a >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);  // >= 65520 rounds to inf
+  if (a >= 0x477ff000u) {  // >= 65520 rounds to inf
+    raise_fp_overflow();
+    return (uint16_t)(sign | 0x7c00u);
+  }
   if (a < 0x38800000u) {                       // below 2^-14: half subnormal or zero
     if (a <= 0x33000000u) return (uint16_t)sign;           // <= 2^-25: ties to even -> 0
     const uint32_t e = a >> 23;                // 102..112
@@ -1176,8 +1205,17 @@ template <class T> KUMO_FN T fdivmod(T a, T b, T& mod) {
 // MIN % -1 == 0 -- none of these reach the (trapping) hardware divide.
 KUMO_IF_INT_(T, T) floor_divide(T a, T b) {
   typedef typename detail::int_info<T>::U U;
-  if (b == T(0)) return T(0);
-  if (detail::neg_one_(b)) return T(U(0) - U(a));
+  if (b == T(0)) {
+    detail::raise_fp_divide();  // NumPy warns "divide by zero"
+    return T(0);
+  }
+  if (detail::neg_one_(b)) {
+    if constexpr (detail::int_info<T>::is_signed) {
+      // MIN // -1 wraps: NumPy warns "overflow"
+      if (a == T(U(1) << (detail::int_info<T>::bits - 1))) detail::raise_fp_overflow();
+    }
+    return T(U(0) - U(a));
+  }
   if constexpr (detail::int_info<T>::is_signed) {
     T q = T(a / b);
     if (T(a % b) != T(0) && ((a < T(0)) != (b < T(0)))) --q;
@@ -1187,6 +1225,7 @@ KUMO_IF_INT_(T, T) floor_divide(T a, T b) {
   }
 }
 KUMO_IF_INT_(T, T) remainder(T a, T b) {
+  if (b == T(0)) detail::raise_fp_divide();
   if (b == T(0) || detail::neg_one_(b)) return T(0);
   T r = T(a % b);
   if constexpr (detail::int_info<T>::is_signed) {
@@ -1196,6 +1235,7 @@ KUMO_IF_INT_(T, T) remainder(T a, T b) {
 }
 // C-style (truncated) remainder for integers, sign of the dividend.
 KUMO_IF_INT_(T, T) fmod(T a, T b) {
+  if (b == T(0)) detail::raise_fp_divide();
   if (b == T(0) || detail::neg_one_(b)) return T(0);
   return T(a % b);
 }
@@ -1296,7 +1336,12 @@ template <class T> KUMO_FN complex<T> conjugate(const complex<T>& z) { return co
 // reciprocal: for integers NumPy computes 1.0/x and casts back, so 1/0 is
 // the cast of +inf: INT32_MIN / INT64_MIN for 32/64-bit signed, 0 otherwise.
 KUMO_IF_INT_(T, T) reciprocal(T x) {
-  if (x == T(0)) return cast<T>(limits<double>::infinity());
+  if (x == T(0)) {
+    // NumPy's 1.0 / 0 warns "divide by zero", and the cast of inf to T "invalid".
+    detail::raise_fp_divide();
+    detail::raise_fp_invalid();
+    return cast<T>(limits<double>::infinity());
+  }
   if (x == T(1)) return T(1);
   if (detail::neg_one_(x)) return T(-1);
   return T(0);
@@ -1515,7 +1560,11 @@ KUMO_FN float vexpf(float x) {
   const float s1 = detail::u2f((uint32_t)(n1 + 127) << 23);
   const float s2 = detail::u2f((uint32_t)(n2 + 127) << 23);
   float y = p * s1 * s2;
-  y = x > hi ? limits<float>::infinity() : y;
+  // inf made by an overflowing product in the lanes past hi only, so exp
+  // reports "overflow" as libm's expf does.
+  // (The operand depends on x, else the compiler folds it to a constant.)
+  const float big = x > hi ? x * 3.4e36f : 1.0f;
+  y = x > hi ? big * big : y;
   y = x < lo ? 0.0f : y;
   return x != x ? x : y;
 #endif
@@ -1532,11 +1581,17 @@ namespace kumo {
 namespace detail {
 // log's results where the reduction does not apply, as selects (not
 // branches) so the loops around vlogf and vlog still vectorize.
+// -inf and NaN are made by the operations that raise NumPy's flags (a
+// division by zero, inf * 0) in the lanes that need them only, so log(0)
+// reports "divide by zero" and log(-1) "invalid value" as libm's log does.
 template <class T>
 KUMO_FN T log_special_values(T x, T reduced) {
   T r = x == limits<T>::infinity() ? x : reduced;
-  r = x == T(0) ? -limits<T>::infinity() : r;
-  r = x < T(0) ? limits<T>::quiet_NaN() : r;
+  // (The operands depend on x, else the compiler folds them to constants.)
+  const T neg_inf = T(-1) / (x == T(0) ? x * x : T(1));
+  r = x == T(0) ? neg_inf : r;
+  const T nan = (x < T(0) ? x * T(0) : T(1)) * limits<T>::infinity();
+  r = x < T(0) ? nan : r;
   return x != x ? x : r;
 }
 }  // namespace detail

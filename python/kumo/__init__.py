@@ -81,6 +81,7 @@ from kumo._rounding import round, around, fix  # noqa: A004 (numpy's names)
 from kumo import _ndarray  # noqa: F401  (installs ndarray methods)
 from kumo._interop import asnumpy, get_array_module, from_dlpack
 from kumo._io import *  # noqa: F401,F403
+from kumo._errstate import *  # noqa: F401,F403
 from kumo._device import Device, get_device
 from kumo._memory import get_default_memory_pool, get_default_pinned_memory_pool
 from kumo._kernel import ElementwiseKernel, ReductionKernel

@@ -36,10 +36,18 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     return r if out is None else out
 
 
+def _values_for(a, v):
+    """Values to write into a: an array as it is (cast unsafely when
+    written), anything else converted to a's dtype as NumPy does, so a
+    Python int out of its range is an OverflowError and a complex number
+    into a real array a TypeError."""
+    return v if isinstance(v, ndarray) else asarray(v, dtype=a.dtype)
+
+
 def put(a, ind, v, mode="raise"):
     if not isinstance(a, ndarray):
         raise TypeError("argument 1 must be kumo.ndarray, not %s" % type(a).__name__)
-    _core._put(a, _index_array(ind), _array(v), mode)
+    _core._put(a, _index_array(ind), _values_for(a, v), mode)
 
 
 def take_along_axis(arr, indices, axis=-1):
@@ -49,7 +57,7 @@ def take_along_axis(arr, indices, axis=-1):
 def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, ndarray):
         raise TypeError("put_along_axis needs a kumo.ndarray to write into")
-    _core._put_along_axis(arr, _index_array(indices), _array(values), _axis_arg(axis))
+    _core._put_along_axis(arr, _index_array(indices), _values_for(arr, values), _axis_arg(axis))
 
 
 def compress(condition, a, axis=None, out=None):
@@ -220,7 +228,7 @@ def fill_diagonal(a, val, wrap=False):
     idx = arange(0, flat_size, step)
     # Values that are not arrays are converted to a's dtype as NumPy's
     # a.flat[...] = val does: a Python int out of its range is an OverflowError.
-    val = val.astype(a.dtype, copy=False) if isinstance(val, ndarray) else asarray(val, dtype=a.dtype)
+    val = val.astype(a.dtype, copy=False) if isinstance(val, ndarray) else _values_for(a, val)
     if idx.size:
         put(a, idx, val, mode="wrap")
 

@@ -70,8 +70,8 @@ class ufunc(_core.ufunc):
             b = asarray(b)
         a._ufunc_at(self.__name__, indices, b)
 
-    def reduceat(self, *args, **kwargs):
-        raise TypeError("ufunc.reduceat is not supported by kumo (use reduce over slices)")
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        return _core._ufunc_reduceat(self, array, indices, axis, dtype, out)
 
 
 def _python_identity(identity):

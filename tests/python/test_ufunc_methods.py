@@ -5,7 +5,7 @@ import numpy
 import pytest
 
 import kumo
-from conftest import make_numpy, to_kumo
+from conftest import assert_array_equal, make_numpy, to_kumo
 
 REDUCIBLE = ["add", "multiply", "maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
              "bitwise_and", "bitwise_or", "bitwise_xor", "subtract", "gcd", "lcm", "hypot", "logaddexp"]
@@ -262,3 +262,33 @@ def test_at_unary_and_2d_index():
 def test_at_out_of_bounds_raises_index_error():
     with pytest.raises(IndexError):
         kumo.add.at(kumo.zeros(3), [5], 1)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or", "bitwise_xor", "subtract"])
+@pytest.mark.parametrize("indices", [[0, 4, 1, 5], [5, 2], [0], [3, 3, 7], [7]])
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.float32, numpy.bool_])
+def test_reduceat_matches_numpy(name, indices, dtype):
+    n = (numpy.arange(8) % 5).astype(dtype)
+    if name in ("subtract", "bitwise_xor") and dtype == numpy.bool_:
+        return  # NumPy has no bool loop for them either way
+    if name == "bitwise_xor" and dtype == numpy.float32:
+        return
+    want = getattr(numpy, name).reduceat(n, indices)
+    assert_array_equal(getattr(kumo, name).reduceat(kumo.asarray(n), indices), want)
+
+
+def test_reduceat_along_an_axis_with_dtype_out_and_bad_indices():
+    n = numpy.arange(24).reshape(2, 3, 4)[:, ::-1]
+    k = kumo.asarray(numpy.arange(24)).reshape(2, 3, 4)[:, ::-1]
+    assert_array_equal(kumo.add.reduceat(k, [0, 2], axis=1), numpy.add.reduceat(n, [0, 2], axis=1))
+    assert_array_equal(kumo.add.reduceat(k, [1, 0], axis=-1, dtype=float), numpy.add.reduceat(n, [1, 0], axis=-1, dtype=float))
+    out = kumo.zeros((2, 3, 2))
+    kumo.add.reduceat(k, [0, 3], axis=2, out=out)
+    assert_array_equal(out, numpy.add.reduceat(n, [0, 3], axis=2).astype(float))
+    for bad in ([4], [-1]):
+        with pytest.raises(IndexError):
+            numpy.add.reduceat(n, bad, axis=2)
+        with pytest.raises(IndexError):
+            kumo.add.reduceat(k, bad, axis=2)
+    with pytest.raises(TypeError):
+        kumo.add.reduceat(kumo.asarray(5), [0])
