@@ -12,6 +12,7 @@
 
 #include "bindings/convert.h"
 #include "core/errors.h"
+#include "core/warnings.h"
 #include "routines/assignment.h"
 #include "routines/creation.h"
 #include "routines/joining.h"
@@ -152,7 +153,15 @@ void bind_manipulation2(py::module_& parent) {
       if (!can_cast(weak, dst.dtype(), c))
         throw TypeError("Cannot cast scalar from " + dtype_repr(weak) + " to " + dtype_repr(dst.dtype()) +
                         " according to the rule '" + casting + "'");
-      s = full(Shape{}, Scalar(v), dst.dtype(), Order::kC, dst.device());
+      if (v.kind == WeakScalar::kComplex && !is_complex(dst.dtype())) {
+        // NumPy makes the complex number an array and casts it unsafely: the
+        // real part, with a ComplexWarning.
+        if (dst.dtype() != Dtype::kBool)
+          warn("Casting complex values to real discards the imaginary part", WarningCategory::kComplex);
+        s = full(Shape{}, Scalar(v), Dtype::kComplex128, Order::kC, dst.device()).astype(dst.dtype());
+      } else {
+        s = full(Shape{}, Scalar(v), dst.dtype(), Order::kC, dst.device());
+      }
     } else {
       s = to_array_required(src, &dst.device());
     }

@@ -33,11 +33,13 @@
 #include <cassert>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "core/errors.h"
@@ -61,6 +63,55 @@ std::string with_commas(size_t v) {
 
 // Rounds n up to a multiple of the power of two a; n must leave room.
 constexpr size_t align_up(size_t n, size_t a) { return (n + a - 1) & ~(a - 1); }
+
+// Requests from this size on are checked against the memory the machine can
+// still back: Linux overcommits, so an mmap larger than that succeeds and the
+// process is killed when the pages are touched. Below it the check would
+// cost more than it saves.
+constexpr size_t kCheckedRequest = size_t(1) << 30;
+// Above this no address space has room (x86-64 and AArch64 user space is at
+// most 2^47-2^48 bytes): mmap refuses such a request itself, and says so.
+constexpr size_t kAddressSpace = size_t(1) << 48;
+
+// A number from a "Key:   N kB" line of /proc/meminfo, in bytes (0 if absent).
+size_t meminfo_bytes(const std::string& text, const char* key) {
+  const size_t at = text.find(key);
+  if (at == std::string::npos) return 0;
+  return static_cast<size_t>(std::strtoull(text.c_str() + at + std::strlen(key), nullptr, 10)) * 1024;
+}
+
+std::string read_file(const char* path) {
+  std::string out;
+  if (FILE* f = std::fopen(path, "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    std::fclose(f);
+  }
+  return out;
+}
+
+// What a new allocation can still get: MemAvailable plus free swap, and no
+// more than the cgroup (container) limit leaves. SIZE_MAX when unknown or
+// when KUMO_HOST_MEMORY_CHECK=0.
+size_t host_memory_available() {
+  static const bool enabled = [] {
+    const char* env = std::getenv("KUMO_HOST_MEMORY_CHECK");
+    return !(env && std::strcmp(env, "0") == 0);
+  }();
+  if (!enabled) return kMaxSize;
+  const std::string info = read_file("/proc/meminfo");
+  size_t avail = kMaxSize;
+  if (info.find("MemAvailable:") != std::string::npos)
+    avail = meminfo_bytes(info, "MemAvailable:") + meminfo_bytes(info, "SwapFree:");
+  const std::string max = read_file("/sys/fs/cgroup/memory.max");
+  if (!max.empty() && std::isdigit(static_cast<unsigned char>(max[0]))) {
+    const size_t limit = std::strtoull(max.c_str(), nullptr, 10);
+    const size_t used = std::strtoull(read_file("/sys/fs/cgroup/memory.current").c_str(), nullptr, 10);
+    avail = std::min(avail, limit > used ? limit - used : 0);
+  }
+  return avail;
+}
 
 }  // namespace
 
@@ -92,6 +143,12 @@ void* HostRawAllocator::allocate(size_t nbytes) {
       return nullptr;
     }
     const size_t n = align_up(nbytes, kHugePage);
+    if (n >= kCheckedRequest && n < kAddressSpace && n > host_memory_available()) {
+      failed_call_ = "the check against the memory available (/proc/meminfo, the cgroup limit)";
+      failed_bytes_ = n;
+      failed_errno_ = ENOMEM;
+      return nullptr;
+    }
     // mmap only promises page alignment: map one huge page more and unmap
     // the unaligned head and the unused tail.
     const size_t span = n + kHugePage;
@@ -139,6 +196,10 @@ std::string HostRawAllocator::last_failure() const {
   if (failed_call_ == nullptr) return {};
   // Plain digits: thousands separators would read as more arguments.
   const std::string call(failed_call_);
+  if (call.rfind("the check", 0) == 0)
+    return "refused by " + call + ": the machine cannot back " + std::to_string(failed_bytes_) +
+           " more bytes (an mmap would succeed and the process be killed when the pages are touched; "
+           "KUMO_HOST_MEMORY_CHECK=0 turns the check off)";
   const std::string args = call == "mmap" ? "NULL, " + std::to_string(failed_bytes_) +
                                                 ", PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0"
                                           : std::to_string(kHostAlignment) + ", " + std::to_string(failed_bytes_);
