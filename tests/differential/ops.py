@@ -429,6 +429,12 @@ REDUCTIONS = ("sum", "prod", "max", "min", "amax", "amin", "any", "all", "mean",
 # each predicate is as narrow as the defect (an outcome class plus NumPy's or
 # kumo's error message).
 GLOBAL_KNOWN = [
+    ("comparisons and logical ufuncs with a Python int outside the array's dtype: kumo raises (OverflowError, "
+     "no loop) or picks another loop where NumPy compares the values",
+     both(is_op("less", "less_equal", "greater", "greater_equal", "equal", "not_equal", "logical_and",
+                "logical_or", "logical_xor", "op.lt", "op.le", "op.gt", "op.ge", "op.eq", "op.ne"),
+          outcome("raised_not_numpy", "wrong_exception", "wrong_value"),
+          lambda c: any(type(a) is int and not _fits(a, c.dtypes[0]) for a in c.call.args))),
     ("floating-point/complex warnings differ in corner cases (~1.5% of calls): casts inside a call "
      "(ComplexWarning for complex dtype=/out= with casting='unsafe', 'overflow encountered in cast'), "
      "NumPy's Python-level implementations (i0, var/mean of complex), loops whose CPU flags differ from NumPy's",
@@ -482,8 +488,10 @@ ROW_KNOWN = {
         ("round with negative decimals on integers: unsigned values wrap (round(uint8 3, -1) -> 250), extremes differ",
          both(first_dtype(*INTS), kw_lt("decimals", 0), outcome("wrong_value")))],
     ("clip", "ndarray.clip"): [
-        ("clip with a Python scalar bound promotes differently (bool/uint64 -> float64; uint32 clip(int64, -1) -> 0)",
-         both(lambda c: any(type(a) in (int, float) for a in c.call.args[1:]), outcome("wrong_dtype", "wrong_value"))),
+        ("clip with a Python scalar bound promotes differently (bool/uint64 -> float64; uint32 clip(int64, -1) -> 0; "
+         "out= casting)",
+         both(lambda c: any(type(a) in (int, float) for a in c.call.args[1:]),
+              outcome("wrong_dtype", "wrong_value", "raised_not_numpy"))),
         ("clip(None, None) on bool returns instead of raising (NumPy: no 'positive' loop for bool)",
          both(outcome("returned_not_raised"), np_raised("UFuncTypeError", "positive")))],
     ("power", "power_int", "op.pow", "op.ipow"): [
@@ -494,6 +502,13 @@ ROW_KNOWN = {
                 both(outcome("raised_not_numpy"), k_raised("TypeError", "Cannot cast array data")))],
     "append": [("append with an out-of-range axis raises ValueError (dimensions), not AxisError",
                 both(outcome("wrong_exception"), np_raised("AxisError", "out of bounds")))],
+    "setitem": [("an out-of-bounds integer array index is not detected when the selection is empty",
+                 both(outcome("returned_not_raised"), np_raised("IndexError", "out of bounds")))],
+    "nextafter": [("nextafter of integer inputs into an integer out= (casting='unsafe') gives another value",
+                   both(has_kw("out"), outcome("wrong_value")))],
+    ("op.pow", "power", "float_power"): [("complex power: beyond the ulp bound for some inputs",
+                                          both(lambda c: any(d.startswith("complex") for d in c.dtypes),
+                                               outcome("wrong_value")))],
     "getitem": [("an out-of-bounds integer array index is not detected when the selection is empty",
                  both(outcome("returned_not_raised"), np_raised("IndexError", "out of bounds"),
                       lambda c: getattr(c.k.result, "size", 1) == 0))],
