@@ -8,7 +8,8 @@
 #   3. pytest against the installed package (every function compared with NumPy),
 #      with every generated kernel also compiled for CUDA by NVRTC (KUMO_VERIFY_CUDA=1);
 #   4. the differential campaign: random calls of every public operation on
-#      every array layout, compared with NumPy in worker processes (tests/differential);
+#      every array layout, compared with NumPy in worker processes (tests/differential),
+#      also once with Python loading the AddressSanitizer/UBSan library;
 #   5. the kumo.sparse tests again on the portable sparse backend, which CUDA arrays use.
 # Each stage prints its time, and the end a table of them.
 # JOBS sets the parallelism (default: all cores); PYTHON the interpreter.
@@ -82,7 +83,8 @@ end_stage
 # relative to the build directory (CMakeLists.txt).
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 begin_stage "AddressSanitizer/UBSan build"
-cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_BUILD_PYTHON=OFF -DKUMO_WITH_MPI=OFF \
+cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKUMO_WITH_MPI=OFF \
+  -DKUMO_BUILD_PYTHON=ON -Dpybind11_DIR="$($PY -m pybind11 --cmakedir)" -DPython_EXECUTABLE="$(command -v "$PY")" \
   -DCMAKE_CXX_FLAGS="-O0 $san" \
   -DCMAKE_CUDA_FLAGS_DEBUG="-O3 -DNDEBUG" \
   -DCMAKE_EXE_LINKER_FLAGS="$san -Wl,--as-needed" -DCMAKE_SHARED_LINKER_FLAGS="$san -Wl,--as-needed" \
@@ -118,6 +120,24 @@ begin_stage "ctest (AddressSanitizer/UBSan)"
   fi
   ./build/asan/example_basic >/dev/null
 )
+end_stage
+
+# A slice of the differential campaign with Python loading the instrumented
+# library (build/asan's _core and libkumo in a package of their own), so an
+# out-of-bounds read in the C++ routines is an error instead of a wrong
+# answer. libasan goes first, and libstdc++ with it (Python does not link it;
+# ASan's exception interceptor needs it loaded at start). Leak checking is
+# off: the interpreter itself keeps memory to the end. The generated kernels
+# here are the ordinary ones (instrumenting each would compile hundreds of
+# them again); the C++ tests above run instrumented kernels.
+begin_stage "differential campaign on the AddressSanitizer/UBSan library"
+rm -rf build/asan/python && mkdir -p build/asan/python && cp -r python/kumo build/asan/python/
+cp build/asan/_core*.so build/asan/libkumo.so build/asan/python/kumo/
+[ -f build/asan/libkumo_cuda.so ] && cp build/asan/libkumo_cuda.so build/asan/python/kumo/
+PYTHONPATH="$PWD/build/asan/python" \
+  LD_PRELOAD="$(c++ -print-file-name=libasan.so) $(c++ -print-file-name=libstdc++.so)" \
+  ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:protect_shadow_gap=0" UBSAN_OPTIONS="print_stacktrace=1" \
+  KUMO_DIFF_CALLS=${KUMO_ASAN_DIFF_CALLS:-10000} $PY -m pytest -q -p no:cacheprovider tests/differential
 end_stage
 
 cd tests/python  # import the installed package, not the source tree
