@@ -127,14 +127,6 @@ py::object array_getitem(py::handle self, py::handle key) {
 
 namespace {
 
-// NumPy's warnings for a cast of `from` into `to`: ComplexWarning when the
-// imaginary part is dropped; the cast's floating-point errors ("invalid
-// value encountered in cast") come from check_fp_errors after it.
-void warn_complex_to_real(Dtype from, Dtype to) {
-  if (is_complex(from) && !is_complex(to) && to != Dtype::kBool)
-    warn("Casting complex values to real discards the imaginary part", WarningCategory::kComplex);
-}
-
 void assign(const Array& dst, py::handle value) {
   if (!dst.writeable()) throw ValueError("assignment destination is read-only");
   if (is_python_scalar(value)) {
@@ -146,7 +138,7 @@ void assign(const Array& dst, py::handle value) {
   }
   Array src = to_array_required(value, &dst.device());
   check_same_device({&src, &dst});
-  warn_complex_to_real(src.dtype(), dst.dtype());
+  warn_if_complex_to_real(src.dtype(), dst.dtype());
   take_fp_flags();
   src.copy_to(dst);
   check_fp_errors("cast");
@@ -163,7 +155,7 @@ void assign_at(const Array& a, py::handle key, py::handle value) {
   if (!a.writeable()) throw ValueError("assignment destination is read-only");
   Array v = scalar ? kernels::scalar_to_array(to_scalar_value(value), a.dtype(), a.device())
                    : to_array_required(value, &a.device());
-  warn_complex_to_real(v.dtype(), a.dtype());
+  warn_if_complex_to_real(v.dtype(), a.dtype());
   setitem(a, idx.components, v);
 }
 
@@ -288,9 +280,11 @@ void bind_array(py::module_& m) {
         // NumPy casts the values to a's dtype unsafely: a complex one drops
         // its imaginary part with a ComplexWarning; the loop's
         // floating-point errors are reported as the ufunc's.
-        const bool complex_value = operand.is_scalar ? operand.scalar.kind == WeakScalar::kComplex
-                                                     : is_complex(operand.array().dtype());
-        if (complex_value) warn_complex_to_real(Dtype::kComplex128, a.dtype());
+        // (A Python complex is a complex128.)
+        warn_if_complex_to_real(operand.is_scalar ? (operand.scalar.kind == WeakScalar::kComplex ? Dtype::kComplex128
+                                                                                                : a.dtype())
+                                                  : operand.array().dtype(),
+                                a.dtype());
         take_fp_flags();
         ufunc_at(ufunc, a, idx.components, &operand);
         check_fp_errors(name);
@@ -360,7 +354,7 @@ void bind_array(py::module_& m) {
         if (!can_cast(a.dtype(), d, c))
           throw TypeError(std::string("Cannot cast array data from dtype('") + dtype_name(a.dtype()) + "') to dtype('" +
                           dtype_name(d) + "') according to the rule '" + casting_name(c) + "'");
-        warn_complex_to_real(a.dtype(), d);
+        warn_if_complex_to_real(a.dtype(), d);
         take_fp_flags();
         Array r = a.astype(d, to_order(order), copy);
         check_fp_errors("cast");

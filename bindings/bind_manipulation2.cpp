@@ -156,8 +156,7 @@ void bind_manipulation2(py::module_& parent) {
       if (v.kind == WeakScalar::kComplex && !is_complex(dst.dtype())) {
         // NumPy makes the complex number an array and casts it unsafely: the
         // real part, with a ComplexWarning.
-        if (dst.dtype() != Dtype::kBool)
-          warn("Casting complex values to real discards the imaginary part", WarningCategory::kComplex);
+        warn_if_complex_to_real(Dtype::kComplex128, dst.dtype());
         s = full(Shape{}, Scalar(v), Dtype::kComplex128, Order::kC, dst.device()).astype(dst.dtype());
       } else {
         s = full(Shape{}, Scalar(v), dst.dtype(), Order::kC, dst.device());

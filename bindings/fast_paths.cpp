@@ -100,7 +100,7 @@ PyObject* try_fast(Fn&& fn) {
 }
 
 // A ufunc call whose floating-point errors (core/fp_errors.h) are reported
-// by report_fp_errors once the call succeeded, as call_ufunc_into does.
+// by finish_fast_call once the call succeeded, as call_ufunc_into does.
 void call_checked(const Ufunc& u, const UfuncOperand* ops, int n, Array* outs) {
   take_fp_flags();
   u.call_into(ops, n, outs, std::nullopt, Casting::kSameKind);
@@ -110,7 +110,7 @@ void call_checked(const Ufunc& u, const UfuncOperand* ops, int n, Array* outs) {
 // null with the Python error set when the report raises (errstate 'raise', a
 // warning filter set to 'error'). Never falls back to the complete path,
 // which would run the operation (an in-place one too) a second time.
-PyObject* report_fp_errors(const Ufunc& u, const UfuncOperand* ops, int n, const Array* outs, PyObject* result) {
+PyObject* finish_fast_call(const Ufunc& u, const UfuncOperand* ops, int n, const Array* outs, PyObject* result) {
   if (!result) return nullptr;
   try {
     report_ufunc_fp_errors(u, ops, n, outs, Array());
@@ -134,7 +134,7 @@ PyObject* call_one(const Ufunc& u, const UfuncOperand* ops, int n, Array out = A
     call_checked(u, ops, n, &out);
     return to_python(Array(out));
   });
-  return report_fp_errors(u, ops, n, &out, r);
+  return finish_fast_call(u, ops, n, &out, r);
 }
 
 PyObject* binary(const BinaryOp& op, PyObject* a, PyObject* b) {
@@ -157,7 +157,7 @@ PyObject* inplace(const BinaryOp& op, PyObject* a, PyObject* b) {
       Py_INCREF(a);
       return a;
     });
-    if (done) return report_fp_errors(*op.u, ops, 2, &out, done);
+    if (done) return finish_fast_call(*op.u, ops, 2, &out, done);
   }
   if (PyErr_Occurred()) return nullptr;
   return call_method(a, op.imethod, b);
@@ -248,7 +248,7 @@ PyObject* ufunc_call_slot(PyObject* self, PyObject* args, PyObject* kwargs) {
         for (int i = 0; i < u->nout(); ++i) t[i] = new_ndarray(Array(outs[i]));
         return t.release().ptr();
       });
-      if (r) return report_fp_errors(*u, ops, static_cast<int>(n), outs, r);
+      if (r) return finish_fast_call(*u, ops, static_cast<int>(n), outs, r);
       if (PyErr_Occurred()) return nullptr;
     }
   }

@@ -23,6 +23,8 @@ const char* category_name(WarningCategory c) {
       return "DeprecationWarning";
     case WarningCategory::kUser:
       return "UserWarning";
+    case WarningCategory::kComplex:
+      return "ComplexWarning";
     case WarningCategory::kRuntime:
       break;
   }
@@ -48,6 +50,11 @@ void warn(const std::string& message, WarningCategory category) {
 WarningHandler set_warning_handler(WarningHandler h) {
   std::lock_guard<std::mutex> lock(handler_mutex());
   return std::exchange(handler(), std::move(h));
+}
+
+void warn_if_complex_to_real(Dtype from, Dtype to) {
+  if (is_complex(from) && !is_complex(to) && to != Dtype::kBool)
+    warn("Casting complex values to real discards the imaginary part", WarningCategory::kComplex);
 }
 
 }  // namespace kumo

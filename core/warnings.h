@@ -9,6 +9,8 @@
 #include <functional>
 #include <string>
 
+#include "core/dtype.h"
+
 namespace kumo {
 
 // kComplex: NumPy's ComplexWarning (a complex value cast to a real dtype).
@@ -18,6 +20,10 @@ using WarningHandler = std::function<void(WarningCategory category, const std::s
 
 // Reports a warning to the current handler (which may throw).
 void warn(const std::string& message, WarningCategory category = WarningCategory::kRuntime);
+
+// NumPy's ComplexWarning for a cast of `from` values into `to` that drops an
+// imaginary part (complex to a real dtype; bool takes only the truth value).
+void warn_if_complex_to_real(Dtype from, Dtype to);
 
 // Installs a process-wide handler and returns the previous one; a null
 // handler restores the default (stderr).

@@ -1,9 +1,5 @@
 #include "kernels/launch.h"
 
-#include <atomic>
-
-#include "core/fp_errors.h"
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -13,6 +9,7 @@
 
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
+#include "core/fp_errors.h"
 #include "core/host/thread_pool.h"
 #include "kernels/host/cuda_emulation.h"
 #include "kernels/kernel_cache.h"

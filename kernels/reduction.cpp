@@ -1,15 +1,13 @@
 #include "kernels/reduction.h"
 
-#include <atomic>
-
-#include "core/fp_errors.h"
-
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
+#include "core/fp_errors.h"
 #include "core/host/thread_pool.h"
 #include "kernels/elementwise.h"
 #include "kernels/kernel_cache.h"

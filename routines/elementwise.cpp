@@ -71,27 +71,23 @@ void call_ufunc_into(const kernels::Ufunc& u, const Operand* inputs, int n_input
 }
 
 namespace {
-// Whether the CPU's "invalid" flag is one NumPy reports: always when no
-// operand holds a NaN (only a NaN operand makes an ordered comparison raise
-// it), else only when some output element is NaN where no input is (and the
-// mask, if any, holds).
+// Whether the CPU's "invalid" flag is one NumPy reports. NumPy's complex
+// loops report the flag as it is (a comparison of complex NaNs warns); its
+// real loops never for a NaN operand (only a NaN operand makes an ordered
+// comparison raise it), so with one the flag counts only where an output is
+// NaN with no NaN input (and the mask, if any, holds).
 bool made_nan(const Operand* inputs, int n_inputs, const Array* outs, int n_outs, const Array& where) {
+  for (int i = 0; i < n_inputs; ++i)
+    if (inputs[i].is_scalar ? inputs[i].scalar.kind == WeakScalar::kComplex : is_complex(inputs[i].array().dtype()))
+      return true;
   bool nan_operand = false;
   for (int i = 0; i < n_inputs && !nan_operand; ++i) {
     const Operand& op = inputs[i];
-    if (op.is_scalar) nan_operand = op.scalar.kind == WeakScalar::kFloat ? op.scalar.f != op.scalar.f
-                                    : op.scalar.kind == WeakScalar::kComplex && op.scalar.c != op.scalar.c;
-    else nan_operand = is_inexact(op.array().dtype()) && any(isnan(op.array())).item<bool>();
+    // A NaN scalar is a NaN operand of every element.
+    if (op.is_scalar && op.scalar.kind == WeakScalar::kFloat && op.scalar.f != op.scalar.f) return false;
+    nan_operand = !op.is_scalar && is_inexact(op.array().dtype()) && any(isnan(op.array())).item<bool>();
   }
   if (!nan_operand && !where.defined()) return true;
-  for (int i = 0; i < n_inputs; ++i) {
-    const Operand& op = inputs[i];
-    // NumPy's complex loops report the CPU's flag as it is (a comparison of
-    // complex NaNs warns).
-    if (op.is_scalar ? op.scalar.kind == WeakScalar::kComplex : is_complex(op.array().dtype())) return true;
-    if (op.is_scalar && op.scalar.kind == WeakScalar::kFloat && op.scalar.f != op.scalar.f) return false;
-    if (op.is_scalar && op.scalar.kind == WeakScalar::kComplex && op.scalar.c != op.scalar.c) return false;
-  }
   for (int k = 0; k < n_outs; ++k) {
     if (!outs[k].defined() || !is_inexact(outs[k].dtype())) continue;
     Array fresh = isnan(outs[k]);
