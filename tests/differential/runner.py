@@ -23,13 +23,13 @@ import time
 from . import compare, repro, worker
 
 TESTS_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORKER = ("import sys; sys.path.insert(0, %r); from differential.worker import main; main()" % TESTS_DIR)
+WORKER = "import sys; sys.path.insert(0, %r); from %s import main; main()"
 
 
 class Worker:
-    def __init__(self):
+    def __init__(self, module="differential.worker"):
         self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([sys.executable, "-c", WORKER], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([sys.executable, "-c", WORKER % (TESTS_DIR, module)], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.err, cwd=TESTS_DIR, bufsize=0)
         self.buf = b""
         ready = self.read(120)
@@ -73,26 +73,31 @@ class Worker:
         self.err.close()
 
 
-def _death(w, i, seed, pattern, cls):
-    """The record of call i that crashed or hung its worker."""
+def _death(w, i, seed, pattern, cls, impl=worker):
+    """The record of call i that crashed or hung its worker (`impl`: the
+    worker module, with draw, call_source and known_defect)."""
     rc = w.proc.wait() if cls == "crash" else None
     sig = -rc if rc is not None and rc < 0 else None
     how = (f"signal {signal.Signals(sig).name}" if sig else f"exit status {rc}") if cls == "crash" else "timed out"
     tail = w.stderr_tail() if cls == "crash" else ""
     rec = {"i": i, "cls": cls, "op": "?", "detail": f"worker {how}" + (f": {tail}" if tail else ""), "known": None}
     try:
-        call = worker.draw(seed, i, pattern)
+        call = impl.draw(seed, i, pattern)
         rec["op"] = call.row.name
-        rec["repro"] = repro.call_source(call)
-        rec["known"] = worker.known_defect(call, cls, None, None)
+        rec["repro"] = getattr(impl, "call_source", repro.call_source)(call)
+        rec["known"] = impl.known_defect(call, cls, None, None)
     except Exception as e:  # noqa: BLE001
         rec["repro"] = f"# could not rebuild the call: {compare.short(e)}"
     return rec
 
 
-def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeout=20.0, progress=None):
+def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeout=20.0, progress=None, impl=None):
     """Run the campaign; returns the list of per-call records (match records
-    are {"i", "op", "cls"} only)."""
+    are {"i", "op", "cls"} only). `impl`: another worker module (draw,
+    known_defect, call_source, WORKER_MODULE: its import name from tests/),
+    e.g. the kumo.sparse harness's; default the NumPy one."""
+    impl = impl or worker
+    module = getattr(impl, "WORKER_MODULE", "differential.worker")
     todo = iter(range(start, start + calls))
     lock = threading.Lock()
     records = []
@@ -105,7 +110,7 @@ def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeou
             return next(todo, None)
 
     def run():
-        w = Worker()
+        w = Worker(module)
         try:
             while True:
                 i = next_index()
@@ -118,9 +123,9 @@ def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeou
                 else:
                     if res == "timeout":
                         w.proc.kill()
-                    rec = _death(w, i, seed, pattern, "crash" if res == "eof" else "hang")
+                    rec = _death(w, i, seed, pattern, "crash" if res == "eof" else "hang", impl)
                     w.kill()
-                    w = Worker()
+                    w = Worker(module)
                     # Once more in a fresh worker: a crash that does not repeat
                     # came from an earlier call's damage or from the library
                     # being replaced under the worker (a rebuild); it is kept
@@ -138,14 +143,14 @@ def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeou
                         # a comparison with an out-of-range Python int under
                         # where=). Such a call tells nothing about kumo.
                         w.kill()
-                        w = Worker()
+                        w = Worker(module)
                         alone = (w.read(timeout) if w.send({"seed": seed, "i": i, "ops": pattern, "numpy_only": True})
                                  else "eof")
                         if not isinstance(alone, dict):
                             rec.update(cls="reference_crash", known=None,
                                        detail=f"NumPy itself dies on this call ({rec['detail']})")
                             w.kill()
-                            w = Worker()
+                            w = Worker(module)
                 with lock:
                     records.append(rec)
                     if progress and len(records) % 1000 == 0:
