@@ -318,6 +318,11 @@ class _spbase:
         if not numpy.can_cast(self.dtype, dtype, casting=casting):
             raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dtype!r} according to the rule "
                             f"'{casting}'")
+        if self.dtype.kind == "c" and dtype.kind not in "cb":
+            # NumPy's astype of the stored values warns here, and so SciPy's.
+            import warnings
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          numpy.exceptions.ComplexWarning, stacklevel=2)
         return self._like(_fresh(_sp.astype(self._m, dtype)))
 
     def conjugate(self, copy=True):
@@ -654,7 +659,18 @@ class _spbase:
         return self._add(other, -1)
 
     def __rsub__(self, other):
-        return (-self)._add(other, 1)
+        """other - self for a scalar (zero only, as SciPy) or a dense operand: the dense difference in
+        NumPy's promotion of the two dtypes (negating self first wraps unsigned values)."""
+        if isinstance(other, _spbase) or _is_scipy_sparse(other):
+            return NotImplemented
+        if _is_scalar(other):
+            if other == 0:
+                return -self
+            raise NotImplementedError("subtracting a sparse array from a nonzero scalar is not supported")
+        dense = _asarray(other)
+        if dense.ndim > self.ndim:
+            raise ValueError(f"inconsistent shapes {dense.shape} and {self.shape}")
+        return dense - self.toarray()
 
     def __neg__(self):
         if self.dtype == numpy.bool_:
@@ -707,6 +723,10 @@ class spmatrix:
     def __pow__(self, n):
         from kumo.sparse.linalg._matfuncs import matrix_power
         return matrix_power(self, n)
+
+    def getH(self):
+        """The conjugate transpose (SciPy's *_matrix getH)."""
+        return self.transpose().conjugate()
 
     def getnnz(self, axis=None):
         """Stored entries (explicit zeros and duplicates included), in all or per column (0) / row (1)."""

@@ -3,8 +3,8 @@ import numbers
 
 import numpy
 
-from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _convert, _from_scipy, _is_scipy_sparse,
-                               _shape_arg, _sp, _spbase, sparray, spmatrix)
+from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _convert, _from_scipy, _is_scalar,
+                               _is_scipy_sparse, _shape_arg, _sp, _spbase, sparray, spmatrix)
 from kumo.sparse._dia import axis_getnnz
 from kumo.sparse._formats import _compressed_base, coo_array, coo_matrix
 
@@ -67,10 +67,27 @@ class _bsr_base(_compressed_base):
     def blocksize(self):
         return tuple(self._m.blocksize)
 
+    def _summed(self):
+        # Entry-wise sums in CSR, regrouped into blocks and sorted.
+        return _sp.sort_indices(_sp.tobsr(_sp.sum_duplicates(_sp.tocsr(self._m)), self.blocksize))
+
     def sum_duplicates(self):
         """Blocks sorted by block column, duplicate blocks summed (in place)."""
-        # Entry-wise sums in CSR, regrouped into blocks and sorted.
-        self._m = _sp.sort_indices(_sp.tobsr(_sp.sum_duplicates(_sp.tocsr(self._m)), self.blocksize))
+        self._m = self._summed()
+
+    def __getitem__(self, key):
+        raise NotImplementedError("BSR arrays and matrices are not subscriptable (as SciPy's); convert to CSR")
+
+    def __setitem__(self, key, value):
+        raise NotImplementedError("BSR arrays and matrices do not support item assignment (as SciPy's); "
+                                  "convert to CSR")
+
+    def _max_min(self, other, name):
+        """In CSR, as SciPy: a CSR result, except for a scalar that makes every entry nonzero (BSR again)."""
+        r = self.tocsr()._max_min(other, name)
+        if _is_scalar(other) and ((name == "maximum" and other > 0) or (name == "minimum" and other < 0)):
+            return r.tobsr(blocksize=self.blocksize)
+        return r
 
     def eliminate_zeros(self):
         """Drops the blocks whose entries are all zero (in place)."""

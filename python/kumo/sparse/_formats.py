@@ -49,6 +49,11 @@ class _compressed_base(_IndexMixin, _CompareMixin, _MethodsMixin, _spbase):
     def sorted_indices(self):
         return self._like(_sp.sort_indices(self._m))
 
+    def prune(self):
+        """Drops the storage past indptr[-1] from data and indices (in place), as SciPy's. kumo's
+        constructors keep only that part (data[:indptr[-1]]) already, so there is nothing to drop."""
+        return None
+
 
 class _csr_base(_compressed_base):
     format = "csr"

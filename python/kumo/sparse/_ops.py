@@ -84,7 +84,7 @@ def _into(result, out):
 
 def _unary(name):
     def method(self):
-        m = _sp.sum_duplicates(self._m)
+        m = self._summed()
         return self._like(_with_data(m, getattr(_kumo(), name)(m.data)))
 
     method.__name__ = name
@@ -99,12 +99,20 @@ class _MethodsMixin:
         locals()[_name] = _unary(_name)
     del _name
 
+    def _summed(self):
+        """The C++ value with its duplicates summed (BSR overrides: its blocks are summed through CSR)."""
+        return _sp.sum_duplicates(self._m)
+
+    def _reducible(self):
+        """The C++ value the reductions take: COO, CSR or CSC (BSR through CSR)."""
+        return self._m if isinstance(self._m, (_sp.Coo, _sp.Csr, _sp.Csc)) else _convert(self._m, "csr")
+
     def __abs__(self):
-        m = _sp.sum_duplicates(self._m)
+        m = self._summed()
         return self._like(_with_data(m, _kumo().absolute(m.data)))
 
     def __round__(self, ndigits=0):
-        m = _sp.sum_duplicates(self._m)
+        m = self._summed()
         return self._like(_with_data(m, _kumo().around(m.data, decimals=ndigits)))
 
     def power(self, n, dtype=None):
@@ -114,7 +122,7 @@ class _MethodsMixin:
         if not n:
             raise NotImplementedError("zero power is not supported as it would densify the matrix.\n"
                                       "Use `np.ones(A.shape, dtype=A.dtype)` for this case.")
-        m = _sp.sum_duplicates(self._m)
+        m = self._summed()
         data = m.data if dtype is None else m.data.astype(numpy.dtype(dtype))
         return self._like(_with_data(m, data ** n))
 
@@ -183,7 +191,7 @@ class _MethodsMixin:
         if axis is not None and self.shape[axis] == 0:
             raise ValueError("Cannot apply the operation along a zero-sized dimension." if op.startswith("arg")
                              else "zero-size array to reduction operation which has no identity")
-        r = _sp.reduce(self._m, op, axis, bool(explicit))
+        r = _sp.reduce(self._reducible(), op, axis, bool(explicit))
         if axis is None:
             return int(_scalar(r)) if op.startswith("arg") else _scalar(r)
         if op.startswith("arg"):

@@ -122,6 +122,10 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     A = _as_compressed(A, ("csr", "csc"), "spsolve")
     b_sparse = issparse(b) or type(b).__module__.startswith("scipy.sparse")
     if b_sparse:
+        if b.format != "csc" and b.ndim == 2 and b.shape[1] != 1:
+            # SciPy solves for a sparse b of several columns in CSC and says so (an (n, 1) b is a vector).
+            warnings.warn("spsolve is more efficient when sparse b is in the CSC matrix format",
+                          SparseEfficiencyWarning, stacklevel=2)
         b_dense = (b.toarray() if issparse(b) else _asarray(b.toarray()))
     else:
         b_dense = _asarray(b)

@@ -1,0 +1,126 @@
+"""Regressions found by the kumo.sparse vs scipy.sparse differential harness
+(tests/differential/sparse): BSR reductions and elementwise functions, BSR
+maximum/minimum formats and indexing errors, prune, getH, dense - sparse of
+unsigned dtypes, astype's ComplexWarning, spsolve's warning for a sparse b
+outside CSC. Each compared against SciPy 1.17."""
+import warnings
+
+import numpy
+import pytest
+import scipy.sparse as sps
+import scipy.sparse.linalg as spl
+
+import kumo
+import kumo.sparse as ks
+import kumo.sparse.linalg as ksl
+
+DENSE = numpy.array([[0, 2, 0, -1], [3, 0, 0, 0], [0, 0, -4, 1], [0, 5, 0, 0]])
+
+
+def both(cls, dense, dtype, **kw):
+    d = dense.astype(dtype)
+    return getattr(sps, cls)(d, **kw), getattr(ks, cls)(kumo.asarray(d), **kw)
+
+
+def same(n, k):
+    if sps.issparse(n):
+        assert ks.issparse(k) and k.format == n.format, (type(n), type(k))
+        assert isinstance(k, ks.sparray) == isinstance(n, sps.sparray)
+        assert k.dtype == n.dtype and k.shape == n.shape
+        numpy.testing.assert_allclose(kumo.asnumpy(k.toarray()), n.toarray(), rtol=1e-6)
+    else:
+        k = kumo.asnumpy(k) if hasattr(k, "__dlpack__") and not isinstance(k, numpy.generic) else k
+        numpy.testing.assert_allclose(numpy.asarray(k), numpy.asarray(n), rtol=1e-6)
+
+
+@pytest.mark.parametrize("cls", ["bsr_array", "bsr_matrix"])
+@pytest.mark.parametrize("op,axis", [("max", None), ("min", 0), ("argmax", None), ("argmin", 1), ("nanmax", 1),
+                                     ("max", 1)])
+@pytest.mark.parametrize("dtype", ["float64", "int32"])
+def test_bsr_reductions(cls, op, axis, dtype):
+    n, k = both(cls, DENSE, dtype, blocksize=(2, 2))
+    if op == "nanmax" and dtype == "int32":
+        pytest.skip("float only")
+    same(getattr(n, op)(axis=axis), getattr(k, op)(axis=axis))
+
+
+@pytest.mark.parametrize("cls", ["bsr_array", "bsr_matrix"])
+@pytest.mark.parametrize("fn", ["sin", "sqrt", "expm1", "floor", "__abs__", "__round__"])
+def test_bsr_elementwise(cls, fn):
+    n, k = both(cls, numpy.abs(DENSE), "float64", blocksize=(2, 1))
+    same(getattr(n, fn)(), getattr(k, fn)())
+
+
+@pytest.mark.parametrize("other", [2, -1, 0])
+@pytest.mark.parametrize("name", ["maximum", "minimum"])
+def test_bsr_maximum_minimum_format(name, other):
+    n, k = both("bsr_array", DENSE, "float64", blocksize=(2, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same(getattr(n, name)(other), getattr(k, name)(other))
+        n2, k2 = both("csr_array", DENSE.T, "float64")
+        same(getattr(n, name)(n2), getattr(k, name)(k2))
+
+
+@pytest.mark.parametrize("key", [0, (0, 1), slice(1, 3)])
+def test_bsr_not_subscriptable(key):
+    n, k = both("bsr_array", DENSE, "float64", blocksize=(2, 2))
+    with pytest.raises(NotImplementedError):
+        n[key]
+    with pytest.raises(NotImplementedError):
+        k[key]
+
+
+@pytest.mark.parametrize("cls", ["csr_matrix", "csc_array", "bsr_matrix", "csr_array"])
+def test_prune(cls):
+    n, k = both(cls, DENSE, "float64")
+    assert n.prune() is None and k.prune() is None
+    same(n, k)
+
+
+@pytest.mark.parametrize("cls", ["csr_matrix", "csc_matrix", "coo_matrix", "bsr_matrix", "dia_matrix"])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_getH(cls, dtype):
+    d = DENSE + (1j * DENSE.T if dtype == "complex128" else 0)
+    n, k = both(cls, d, dtype)
+    same(n.getH(), k.getH())
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint32", "uint64", "int16", "float32"])
+@pytest.mark.parametrize("cls", ["csr_array", "coo_matrix", "csc_array"])
+def test_dense_minus_sparse_promotes(dtype, cls):
+    n, k = both(cls, numpy.abs(DENSE), dtype)
+    left = numpy.linspace(-3, 3, 16).reshape(4, 4)
+    same(left - n, left - k)
+    same(0 - n, 0 - k)
+
+
+@pytest.mark.parametrize("target", ["float64", "float32", "int32", "bool"])
+def test_astype_complex_to_real_warns(target):
+    n, k = both("csr_array", DENSE + 1j, "complex128")
+    with warnings.catch_warnings(record=True) as wn:
+        warnings.simplefilter("always")
+        rn = n.astype(target)
+    with warnings.catch_warnings(record=True) as wk:
+        warnings.simplefilter("always")
+        rk = k.astype(target)
+    want = set() if target == "bool" else {numpy.exceptions.ComplexWarning}
+    assert {w.category for w in wn} == {w.category for w in wk} == want
+    same(rn, rk)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "coo", "csc", "bsr"])
+@pytest.mark.parametrize("cols", [1, 2])
+def test_spsolve_sparse_rhs_warning(fmt, cols):
+    a = numpy.eye(4) * 3 + numpy.triu(numpy.ones((4, 4)), 1)
+    b = numpy.arange(4.0 * cols).reshape(4, cols)
+    An, Ak = sps.csc_array(a), ks.csc_array(kumo.asarray(a))
+    bn, bk = sps.csr_array(b).asformat(fmt), ks.csr_array(kumo.asarray(b)).asformat(fmt)
+    with warnings.catch_warnings(record=True) as wn:
+        warnings.simplefilter("always")
+        xn = spl.spsolve(An, bn)
+    with warnings.catch_warnings(record=True) as wk:
+        warnings.simplefilter("always")
+        xk = ksl.spsolve(Ak, bk)
+    assert {w.category.__name__ for w in wn} == {w.category.__name__ for w in wk}
+    same(xn, xk)
