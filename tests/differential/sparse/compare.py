@@ -111,6 +111,21 @@ def random_props(n, k, row):
         raise Mismatch("wrong_value", f"nonzero values scipy {cn} kumo {ck}")
 
 
+def pairs(n, k, tol, row):
+    """nonzero/find: (row, col[, values]) arrays whose order SciPy does not define (it follows the
+    storage): compared once both are sorted by (row, col)."""
+    if not isinstance(n, tuple) or not isinstance(k, tuple) or len(n) != len(k) or not n:
+        return result(n, k, tol, row)
+    kk = [base.to_numpy(x) if base._is_kumo_array(x) else x for x in k]
+    if any(not isinstance(x, numpy.ndarray) or x.shape != n[0].shape for x in kk) or n[0].ndim != 1:
+        return result(n, k, tol, row)
+    idx = 2 if len(n) >= 2 else 1
+    on = numpy.lexsort(tuple(n[:idx])[::-1])
+    ok = numpy.lexsort(tuple(kk[:idx])[::-1])
+    for i, (a, b) in enumerate(zip(n, kk)):
+        base.result(a[on], b[ok], tol, f"result[{i}] (sorted by place)", converted=True)
+
+
 def after(call, n, k, tol):
     """The sparse arguments after the call."""
     row = call.row
@@ -149,6 +164,8 @@ def judge(call, n, k, inputs):
         tol = base.Tol(row, inputs)
         if row.compare == "random":
             random_props(n.result, k.result, row)
+        elif row.compare == "pairs":
+            pairs(n.result, k.result, tol, row)
         else:
             result(n.result, k.result, tol, row)
         after(call, n, k, tol)
