@@ -489,14 +489,22 @@ struct IndexOperand {
 };
 
 // IndexError naming a bad index (NumPy's message) for r's index arrays.
+// NumPy checks the index arrays only when their broadcast shape is not
+// empty, except 0-d integer arrays, which it checks as the integers they
+// are (a[:, array(7), array(False)] raises on an axis of 2).
 void check_all_bounds(const Resolved& r) {
+  const bool all = shape_size(r.index_shape) > 0;
   for (size_t j = 0; j < r.arrays.size(); ++j)
-    if (r.a_axes[j] >= 0) check_bounds(r.arrays[j], r.view.shape()[r.axes[j]], r.a_axes[j]);
+    if (r.a_axes[j] >= 0 && (all || r.arrays[j].ndim() == 0))
+      check_bounds(r.arrays[j], r.view.shape()[r.axes[j]], r.a_axes[j]);
 }
 
-// NumPy checks the indices only when their broadcast shape is not empty.
 bool needs_check(const Resolved& r, IndexMode mode) {
-  return mode == IndexMode::kRaise && shape_size(r.index_shape) > 0;
+  if (mode != IndexMode::kRaise) return false;
+  if (shape_size(r.index_shape) > 0) return true;
+  for (size_t j = 0; j < r.arrays.size(); ++j)
+    if (r.a_axes[j] >= 0 && r.arrays[j].ndim() == 0) return true;
+  return false;
 }
 
 // The index operand of the gather and scatter kernels: one index array as

@@ -684,6 +684,19 @@ Array quantile_by_sort(const Array& a, const Array& q0, const Axes& axes, const 
   return finish(res, o.out(), percent ? "percentile" : "quantile");
 }
 
+namespace {
+// The median res of slices of n values into out=: NumPy averages the
+// middle values with mean(..., out=out), so their sum (res times their
+// count) is cast into out's dtype before the division, and the quotient
+// again (-1.5 into uint8 is 126: -3 -> 253, then 253 / 2).
+Array median_finish(const Array& res, const Array& out, int64_t n) {
+  if (!out.defined() || out.dtype() == res.dtype() || is_complex(res.dtype())) return finish(res, out, "median");
+  const double w = n % 2 == 0 ? 2.0 : 1.0;
+  Array sum_in_out = multiply(res, Scalar(w)).astype(out.dtype(), Order::kK, false);
+  return finish(divide(sum_in_out, Scalar(w)).astype(out.dtype(), Order::kK, false), out, "median");
+}
+}  // namespace
+
 Array median_by_sort(const Array& a, const Axes& axes, const QuantileOptions& o, bool skip_nan) {
   if (is_complex(a.dtype())) throw TypeError("median_by_sort: complex values take the host path");
   SortedSlices ss = sorted_slices(a, axes);
@@ -709,7 +722,8 @@ Array median_by_sort(const Array& a, const Axes& axes, const QuantileOptions& o,
   Array res = mean(gather_rows(ss, mid, 2).astype(a.dtype(), Order::kC, false), 1);
   if (floating)
     res = where(to_result_device(host_array(nanrow, Shape{rows}), Dtype::kBool, dev), Scalar(std::nan("")), res);
-  return finish(res.reshape(o.keepdims() ? ss.shape.keep_shape : ss.shape.kept), o.out(), "median");
+  Array shaped = res.reshape(o.keepdims() ? ss.shape.keep_shape : ss.shape.kept);
+  return skip_nan ? finish(shaped, o.out(), "median") : median_finish(shaped, o.out(), n);
 }
 
 namespace {
@@ -951,7 +965,8 @@ Array median_impl(const Array& a, const Axes& axes, const QuantileOptions& o, bo
   Device& dev = a.device();
   Array res = mean(to_result_device(mid, a.dtype(), dev), 1);
   if (floating) res = where(to_result_device(nanrow, Dtype::kBool, dev), Scalar(std::nan("")), res);
-  return finish(res.reshape(o.keepdims() ? s.keep_shape : s.kept), o.out(), "median");
+  Array shaped = res.reshape(o.keepdims() ? s.keep_shape : s.kept);
+  return skip_nan ? finish(shaped, o.out(), "median") : median_finish(shaped, o.out(), n);
 }
 
 }  // namespace

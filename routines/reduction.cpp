@@ -106,6 +106,12 @@ bool reorderable_without_identity(const std::string& n) {
 }
 bool accumulates_wide(const std::string& n) { return n == "add" || n == "multiply"; }
 
+// NumPy resolves a reduction with out= and no dtype= as the binary ufunc of
+// (out's dtype, the input's): a float32 sum into a float64 out accumulates
+// in float64, a float sum into an int out in float (cast once at the end),
+// an int8 sum into a uint8 out in int16.
+Dtype out_loop_dtype(const Array& out, const Array& src) { return promote_types(out.dtype(), src.dtype()); }
+
 // For the ordered ufuncs without an identity, a right operand that leaves
 // the left one as it is (x - 0 == x, x / 1 == x, ...): elements a where=
 // mask leaves out become it, so the reduction skips them exactly.
@@ -232,7 +238,7 @@ Array reduceat(const kernels::Ufunc& u, const Array& a, const std::vector<int64_
   shape[ax] = static_cast<int64_t>(indices.size());
   ReduceOptions seg_options;
   if (o.dtype()) seg_options.dtype(*o.dtype());
-  else if (o.out().defined() && !is_logical(u.name())) seg_options.dtype(o.out().dtype());
+  else if (o.out().defined() && !is_logical(u.name())) seg_options.dtype(out_loop_dtype(o.out(), a));
   auto slab = [&](int64_t lo, int64_t hi) {
     std::vector<IndexItem> items(static_cast<size_t>(ax), IndexItem::slice(std::nullopt, std::nullopt, 1));
     items.push_back(IndexItem::slice(lo, hi, 1));
@@ -284,18 +290,34 @@ Array reduce_impl(const kernels::Ufunc& u, const Array& a, const Axes& axes, con
       throw ValueError("reduction operation '" + name + "' is not reorderable, so at most one axis may be specified");
   }
   const std::vector<int> ax = normalize_reduce_axes(axes, nd, true);
-  // The loop's dtype: dtype=, else out='s (NumPy's: a float32 sum into a
-  // float64 out accumulates in float64), else the input's (small integers
-  // widened for add and multiply). The logical ufuncs stay in bool and
-  // their result is cast into out.
+  // The loop's dtype: dtype=, else out='s promoted with the input's, else
+  // the input's (small integers widened for add and multiply). The logical
+  // ufuncs stay in bool and their result is cast into out.
   std::optional<Dtype> dt = o.dtype();
-  if (!dt && o.out().defined() && !is_logical(name)) dt = o.out().dtype();
+  if (!dt && o.out().defined() && !is_logical(name)) dt = out_loop_dtype(o.out(), src);
   if (!dt && accumulates_wide(name)) dt = sum_dtype(src.dtype());
   const int k = reduce_loop(u, src, dt);
   const Dtype loop_dtype = u.loops()[k].types[2];
   Device& device = src.device();
   const bool keepdims = o.keepdims();
   const Shape res_shape = reduced_shape(src.shape(), ax, keepdims);
+  // NumPy keeps the accumulator in out=: the starting value (initial=, or
+  // the first element of each slice for a ufunc without an identity) is
+  // cast into out's dtype and read back before the rest is combined in the
+  // loop's dtype (maximum.reduce([1.5, 1.75], out=int) is 1, int(max(1, 1.75))).
+  const bool start_in_out = o.out().defined() && o.out().dtype() != loop_dtype;
+  Array initial;
+  if (o.initial()) {
+    initial = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
+    if (start_in_out) initial = initial.astype(o.out().dtype()).astype(loop_dtype);
+  }
+  if (start_in_out && !has_identity && !o.initial() && src.size() > 0) {
+    src = src.astype(loop_dtype, Order::kK, true);
+    std::vector<IndexItem> first(static_cast<size_t>(nd), IndexItem::slice(std::nullopt, std::nullopt, 1));
+    for (int d : ax) first[static_cast<size_t>(d)] = IndexItem::slice(0, 1, 1);
+    Array head = src.index(first);
+    head.astype(o.out().dtype()).astype(loop_dtype).copy_to(head);
+  }
 
   if (o.where().defined()) {
     // Elements outside the mask become the identity (else the initial
@@ -303,7 +325,7 @@ Array reduce_impl(const kernels::Ufunc& u, const Array& a, const Axes& axes, con
     Array fill;
     if (has_identity) fill = identity_array(u, k, device);
     else if (auto r = right_identity(name); r && o.initial()) fill = kernels::scalar_to_array(r->value(), loop_dtype, device);
-    else if (o.initial()) fill = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
+    else if (o.initial()) fill = initial;
     else
       throw ValueError("reduction operation '" + name +
                        "' does not have an identity, so to use a where mask one has to specify 'initial'");
@@ -323,14 +345,13 @@ Array reduce_impl(const kernels::Ufunc& u, const Array& a, const Axes& axes, con
       (!o.where().defined() || right_identity(name))) {
     Shape slab_shape = src.shape();
     slab_shape[ax[0]] = 1;
-    src = concatenate({filled(slab_shape, *o.initial(), loop_dtype, device), src.astype(loop_dtype, Order::kK, false)},
-                      ax[0]);
+    src = concatenate({initial.broadcast_to(slab_shape), src.astype(loop_dtype, Order::kK, false)}, ax[0]);
     initial_last = false;
   }
   const int64_t n_reduced = reduced_count(src.shape(), ax);
   if (n_reduced == 0 && !has_identity && !o.initial())
     throw ValueError("zero-size array to reduction operation " + name + " which has no identity");
-  if (n_reduced == 0 && initial_last) return finish(filled(res_shape, *o.initial(), loop_dtype, device), o.out(), name);
+  if (n_reduced == 0 && initial_last) return finish(initial.broadcast_to(res_shape).copy(), o.out(), name);
 
   std::vector<int64_t> ax64(ax.begin(), ax.end());
   // Reduce straight into out= when it has the loop's dtype (the kernel casts
@@ -350,8 +371,7 @@ Array reduce_impl(const kernels::Ufunc& u, const Array& a, const Axes& axes, con
   Array res = kernels::call_reduction(fast ? *fast : u.reduce_spec(k), {src}, outs, ax64, false, keepdims)[0];
   if (initial_last) {
     // initial op result: the order of an ordered ufunc over no axis at all.
-    Array init = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
-    kernels::call_elementwise(u.loop_spec(k), {init, res}, {res});
+    kernels::call_elementwise(u.loop_spec(k), {initial, res}, {res});
   }
   return finish(res, out, name);
 }
@@ -364,7 +384,8 @@ Array accumulate_impl(const kernels::Ufunc& u, const Array& a, int64_t axis, con
   const int nd = src.ndim();
   const int ax = normalize_axis(axis, nd);
   std::optional<Dtype> dt = o.dtype();
-  if (!dt && accumulates_wide(name)) dt = o.out().defined() ? o.out().dtype() : sum_dtype(src.dtype());
+  if (!dt && o.out().defined() && !is_logical(name)) dt = out_loop_dtype(o.out(), src);
+  if (!dt && accumulates_wide(name)) dt = sum_dtype(src.dtype());
   const int k = reduce_loop(u, src, dt);
   const Dtype loop_dtype = u.loops()[k].types[2];
   const Array& out = o.out();

@@ -256,6 +256,11 @@ int64_t flat_arg_contiguous(const Array& x, bool is_max) {
 Array arg_reduce(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o, bool is_max) {
   const std::string name = is_max ? "argmax" : "argmin";
   const int nd = a.ndim();
+  // NumPy writes the indices through out= taken as an intp array, which
+  // needs a safe cast between the two.
+  if (o.out().defined() && !can_cast(o.out().dtype(), Dtype::kInt64, Casting::kSafe))
+    throw TypeError(std::string("Cannot cast ") + (o.out().ndim() == 0 ? "scalar" : "array data") + " from dtype('" +
+                    dtype_name(o.out().dtype()) + "') to dtype('int64') according to the rule 'safe'");
   // Without an axis (or axis 0/-1 of a 0-d array) the flat C-order index counts.
   const bool flat = !axis || (nd == 0 && (*axis == 0 || *axis == -1));
   Array src;
@@ -349,6 +354,17 @@ Array mean_impl(const Array& a, const Axes& axes, const ReduceOptions& o, bool w
   const Dtype res = mean_dtype(a.dtype(), o.dtype());
   ReduceOptions so = ReduceOptions().dtype(accumulation_dtype(res)).keepdims(o.keepdims());
   if (o.where().defined()) so.where(o.where());
+  const bool into_other_out = o.out().defined() && o.out().dtype() != res;
+  if (into_other_out) {
+    // NumPy sums into out= (in dtype=, float64 for integer and bool input,
+    // float32 for float16, else in out='s dtype) and divides there, casting
+    // back unsafely: each step lands in out='s dtype.
+    so = ReduceOptions().keepdims(o.keepdims()).out(o.out());
+    if (o.dtype()) so.dtype(*o.dtype());
+    else if (is_int_or_bool(a.dtype())) so.dtype(Dtype::kFloat64);
+    else if (a.dtype() == Dtype::kFloat16) so.dtype(Dtype::kFloat32);
+    if (o.where().defined()) so.where(o.where());
+  }
   Array total = sum(a, to_axes(ax), so);
   Array r;
   if (o.where().defined()) {
@@ -360,15 +376,74 @@ Array mean_impl(const Array& a, const Axes& axes, const ReduceOptions& o, bool w
     if (warn_empty && count == 0 && total.size() > 0) warn("Mean of empty slice");
     r = divide(total, Scalar(count));
   }
-  return finish(r.astype(res, Order::kK, false), o.out(), "mean");
+  return finish(r.astype(into_other_out ? o.out().dtype() : res, Order::kK, false), o.out(), "mean");
 }
 }  // namespace
 
 Array mean(const Array& a, const Axes& axes, const ReduceOptions& o) { return mean_impl(a, axes, o, true); }
 
+namespace {
+// NumPy's var step by step: the mean's sum in dtype= (float64 for integer
+// and bool input), its quotient cast back to that sum's dtype, the squared
+// deviations (|x|^2 for complex, none for bool) summed in dtype= -- or in
+// out='s dtype when out= is given and dtype= is not -- into out=, then the
+// quotient cast back unsafely. Used where the result is not simply the
+// rounded variance: an integer or bool dtype= (integer arithmetic with
+// wrap-around and truncation) and out= of another dtype (each step cast
+// into it); the fused sum_sq_dev kernel serves everything else.
+Array var_stepwise(const Array& a, const std::vector<int>& ax, const VarOptions& o, double ddof) {
+  std::optional<Dtype> d = o.dtype();
+  if (!d && is_int_or_bool(a.dtype())) d = Dtype::kFloat64;
+  const bool masked = o.where().defined();
+  Array count = masked ? mask_count(a, o.where(), ax, true)
+                       : kernels::scalar_to_array(Scalar(reduced_count(a.shape(), ax)).value(), Dtype::kInt64,
+                                                  a.device());
+  Array m = o.mean();
+  if (!m.defined()) {
+    ReduceOptions mo = ReduceOptions().keepdims(true);
+    if (d) mo.dtype(*d);
+    if (masked) mo.where(o.where());
+    Array total = sum(a, to_axes(ax), mo);
+    m = divide(total, count).astype(total.dtype(), Order::kK, false);
+  }
+  Array x = subtract(a, m);
+  if (is_complex(x.dtype())) {
+    x = add(square(x.real_view()), square(x.imag_view()));
+  } else if (a.dtype() != Dtype::kBool) {
+    x = square(x);  // NumPy squares integer and float deviations only
+  }
+  ReduceOptions so = ReduceOptions().keepdims(o.keepdims());
+  if (d) so.dtype(*d);
+  if (masked) so.where(o.where());
+  if (o.out().defined()) so.out(o.out());
+  Array s = sum(x, to_axes(ax), so);
+  Array dof = maximum(
+      subtract(o.keepdims() || !masked ? count : count.squeeze(std::vector<int64_t>(ax.begin(), ax.end())),
+               Scalar(ddof)),
+      0.0);
+  return finish(divide(s, dof).astype(s.dtype(), Order::kK, false), o.out(), "var");
+}
+
+bool var_needs_steps(const Array& a, const VarOptions& o) {
+  if (o.dtype() && !is_inexact(*o.dtype())) return true;
+  if (!o.out().defined()) return false;
+  const Dtype res = mean_dtype(a.dtype(), o.dtype());
+  return o.out().dtype() != (o.dtype() ? res : real_dtype(res));
+}
+}  // namespace
+
 Array var(const Array& a, const Axes& axes, const VarOptions& o) {
   const double ddof = resolve_ddof(o);
   const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  if (var_needs_steps(a, o)) {
+    if (o.where().defined()) {
+      Array dof = subtract(mask_count(a, o.where(), ax, o.keepdims()), Scalar(ddof));
+      if (dof.size() > 0 && any(less_equal(dof, Scalar(0))).item<bool>()) warn("Degrees of freedom <= 0 for slice");
+    } else if (static_cast<double>(reduced_count(a.shape(), ax)) - ddof <= 0) {
+      warn("Degrees of freedom <= 0 for slice");
+    }
+    return var_stepwise(a, ax, o, ddof);
+  }
   const Dtype res = mean_dtype(a.dtype(), o.dtype());
   const Dtype acc = accumulation_dtype(real_dtype(res));
   Array m = o.mean();
@@ -395,6 +470,18 @@ Array var(const Array& a, const Axes& axes, const VarOptions& o) {
 }
 
 Array std(const Array& a, const Axes& axes, const VarOptions& o) {
+  if (var_needs_steps(a, o)) {
+    // NumPy takes the root in place, sqrt(v, out=v), which its same_kind rule
+    // refuses for an integer v; only a 0-d result without out= (a NumPy
+    // scalar there) is converted back to the dtype instead.
+    Array v = var(a, axes, o);
+    Array root = sqrt(v);
+    if (v.ndim() == 0 && !o.out().defined()) return root.astype(v.dtype(), Order::kK, false);
+    if (!can_cast(root.dtype(), v.dtype(), Casting::kSameKind))
+      throw CastingError(std::string("Cannot cast ufunc 'sqrt' output from dtype('") + dtype_name(root.dtype()) +
+                         "') to dtype('" + dtype_name(v.dtype()) + "') with casting rule 'same_kind'");
+    return finish(root.astype(v.dtype(), Order::kK, false), o.out(), "std");
+  }
   VarOptions vo = o;
   vo.out(Array());
   return finish(sqrt(var(a, axes, vo)), o.out(), "std");
@@ -424,8 +511,16 @@ Array nanargmin(const Array& a, std::optional<int64_t> axis, const ReduceOptions
 }
 
 namespace {
+// NumPy's nanmean/nanvar refuse an integer or bool dtype= or out= for a
+// float or complex input, before anything else is checked.
+void check_inexact_request(std::optional<Dtype> dtype, const Array& out) {
+  if (dtype && !is_inexact(*dtype)) throw TypeError("If a is inexact, then dtype must be inexact");
+  if (out.defined() && !is_inexact(out.dtype())) throw TypeError("If a is inexact, then out must be inexact");
+}
+
 Array nanmean_impl(const Array& a, const Axes& axes, const ReduceOptions& o, bool warn_empty) {
   if (!is_inexact(a.dtype())) return mean_impl(a, axes, o, warn_empty);
+  check_inexact_request(o.dtype(), o.out());
   const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
   Array notnan = logical_not(isnan(a));
   if (o.where().defined()) notnan = logical_and(notnan, o.where());
@@ -446,6 +541,7 @@ Array nanvar(const Array& a, const Axes& axes, const VarOptions& o) {
   if (!is_inexact(a.dtype())) {
     return var(a, axes, o);
   }
+  check_inexact_request(o.dtype(), o.out());
   const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
   Array notnan = logical_not(isnan(a));
   if (o.where().defined()) notnan = logical_and(notnan, o.where());
@@ -462,7 +558,8 @@ Array nanvar(const Array& a, const Axes& axes, const VarOptions& o) {
   Array dof =
       subtract(sum(notnan, to_axes(ax), ReduceOptions().dtype(Dtype::kInt64).keepdims(o.keepdims())), Scalar(ddof));
   if (dof.size() > 0 && any(less_equal(dof, Scalar(0))).item<bool>()) warn("Degrees of freedom <= 0 for slice.");
-  Array r = divide(s, dof).astype(real_dtype(o.dtype() ? *o.dtype() : a.dtype()), Order::kK, false);
+  // In dtype= when one is given, complex too (as var); else real.
+  Array r = divide(s, dof).astype(o.dtype() ? *o.dtype() : real_dtype(a.dtype()), Order::kK, false);
   // Slices with no degrees of freedom left are NaN, as in NumPy.
   Array nan_fill =
       kernels::scalar_to_array(Scalar(std::numeric_limits<double>::quiet_NaN()).value(), r.dtype(), r.device());
@@ -471,6 +568,7 @@ Array nanvar(const Array& a, const Axes& axes, const VarOptions& o) {
 }
 
 Array nanstd(const Array& a, const Axes& axes, const VarOptions& o) {
+  if (is_inexact(a.dtype())) check_inexact_request(o.dtype(), o.out());
   VarOptions vo = o;
   vo.out(Array());
   return finish(sqrt(nanvar(a, axes, vo)), o.out(), "nanstd");
