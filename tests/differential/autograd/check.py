@@ -225,7 +225,8 @@ class Runner:
         import kumo
         import kumo.autograd as A
         self.kumo, self.A, self.call, self.row = kumo, A, call, call.row
-        self.rtol, self.gtol, self.dtol = (None if t is None else t * call.row.tol for t in TOL[call.dtype])
+        f = call.row.tol * (call.row.f16tol if call.dtype == "float16" else 1.0)
+        self.rtol, self.gtol, self.dtol = (None if t is None else t * f for t in TOL[call.dtype])
         self.x64 = [_np64(s) for s in call.specs]
         self.gidx = [j for j, inp in enumerate(call.ins) if inp.grad]
 
