@@ -230,8 +230,10 @@ DiaMatrix dia_sum(const DiaMatrix& a, const DiaMatrix& b, bool minus) {
   // SciPy's width: the operands' when they agree and one holds every
   // offset, else the last column the highest diagonal reaches.
   const bool one_holds_all = merged.size() == ka.size() || merged.size() == kb.size();
-  const int64_t width =
-      wa == wb && one_holds_all ? wa : std::max<int64_t>(0, std::min(a.shape.rows + merged.back(), a.shape.cols));
+  // (No diagonal on either side: nothing to hold, width 0.)
+  const int64_t width = wa == wb && one_holds_all ? wa
+                        : merged.empty()          ? 0
+                                                  : std::max<int64_t>(0, std::min(a.shape.rows + merged.back(), a.shape.cols));
   Device& device = a.data.device();
   const Dtype dtype = promote_types(a.dtype(), b.dtype());
   const Array data = zeros(Shape{static_cast<int64_t>(merged.size()), width}, dtype, Order::kC, device);

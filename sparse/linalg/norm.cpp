@@ -41,9 +41,11 @@ Dtype sum_dtype(Dtype d) {
 Dtype float_dtype(Dtype d) { return is_floating(d) ? d : Dtype::kFloat64; }
 
 // |data| as contiguous float64.
+// |data| as a C-contiguous float64 copy (a real input's sign dropped too:
+// the Frobenius norm of [[-4, 0]] read its largest value as 0).
 Array abs_values(const Array& data) {
-  const Array a = is_complex(data.dtype()) ? kumo::abs(data) : data;
-  return a.astype(Dtype::kFloat64, Order::kC, true);
+  if (is_complex(data.dtype())) return kumo::abs(data).astype(Dtype::kFloat64, Order::kC, true);
+  return kumo::abs(data.astype(Dtype::kFloat64, Order::kC, true));
 }
 
 template <class I>

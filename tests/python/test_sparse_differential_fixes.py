@@ -124,3 +124,27 @@ def test_spsolve_sparse_rhs_warning(fmt, cols):
         xk = ksl.spsolve(Ak, bk)
     assert {w.category.__name__ for w in wn} == {w.category.__name__ for w in wk}
     same(xn, xk)
+
+
+@pytest.mark.parametrize("op", ["add", "sub"])
+@pytest.mark.parametrize("widths", [(1, 3), (3, 1), (2, 2)])
+def test_dia_sum_of_operands_without_diagonals(op, widths):
+    # No diagonal on either side (the merged offsets are empty) and data of
+    # different widths: this died with SIGSEGV. (SciPy 1.17 itself raises a
+    # broadcasting ValueError when one width is 0; kumo returns the empty sum.)
+    def make(lib, m, w):
+        return m.dia_array((lib.zeros((0, w), "int16"), lib.zeros(0, "int32")), shape=(5, 1))
+    n = [make(numpy, sps, w) for w in widths]
+    k = [make(kumo, ks, w) for w in widths]
+    rn = n[0] + n[1] if op == "add" else n[0] - n[1]
+    rk = k[0] + k[1] if op == "add" else k[0] - k[1]
+    same(rn, rk)
+
+
+@pytest.mark.parametrize("rows", [[[-4.0, 0.0]], [[0.0, -3.0], [0.0, 0.0]], [[-4.0, 1.0]], [[-1e150, -2e150]]])
+@pytest.mark.parametrize("ord", [None, "fro"])
+def test_frobenius_norm_of_negative_entries(rows, ord):
+    a = numpy.array(rows)
+    want = spl.norm(sps.csr_array(a), ord=ord)
+    got = ksl.norm(ks.csr_array(kumo.asarray(a)), ord=ord)
+    numpy.testing.assert_allclose(float(got), want, rtol=1e-15)

@@ -335,12 +335,6 @@ BINARY = ("add", "radd", "sub", "rsub", "mul", "rmul", "rmul_dense", "multiply",
 
 # kumo defects (each in FINDINGS.md with a reproducer; delete an entry once fixed).
 GLOBAL_KNOWN = [
-    ("C++ crash: DIA + / - DIA of no diagonals and different data widths dies with SIGSEGV "
-     "(sparse/dia_bsr.cpp DIA add/subtract)",
-     both(outcome("crash"), first_fmt("dia"), rows("add", "sub", "radd", "rsub", "truediv_any", "multiply", "mul"))),
-    ("C++ wrong value: sparse.linalg.norm (Frobenius) of a matrix whose only stored nonzero is negative is 0 "
-     "(sparse/linalg/norm.cpp frobenius)",
-     both(outcome("wrong_value"), rows("norm"), kumo_zero)),
     ("DIA lacks most of SciPy's methods (sum, mean, trace, nonzero, setdiag, the elementwise functions, power, "
      "round, maximum/minimum, comparisons, reshape): AttributeError/TypeError (python/kumo/sparse/_dia.py)",
      lambda c: c.first is not None and c.first.fmt == "dia" and (
