@@ -129,6 +129,8 @@ Array Array::squeeze() const {
 }
 
 Array Array::squeeze(const std::vector<int64_t>& axes) const {
+  // NumPy lets axis 0 (or -1) name the single implicit axis of a 0-d array.
+  if (ndim() == 0 && std::all_of(axes.begin(), axes.end(), [](int64_t x) { return x == 0 || x == -1; })) return *this;
   std::vector<int> ax = normalize_axes(axes, ndim());
   for (int a : ax)
     if (shape_[a] != 1) throw ValueError("cannot select an axis to squeeze out which has size not equal to one");

@@ -808,8 +808,9 @@ Array take(const Array& a, const Array& indices, std::optional<int64_t> axis, In
   if (!is_integer(indices.dtype()) && indices.dtype() != Dtype::kBool)
     throw TypeError("Cannot cast array data from " + dtype_repr(indices.dtype()) +
                     " to dtype('int64') according to the rule 'safe'");
-  const Array src = axis ? a : a.ravel();
-  const int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
+  // With an axis a 0-d array is its 1-element 1-d form (NumPy's PyArray_CheckAxis).
+  const Array src = axis && a.ndim() > 0 ? a : a.reshape(Shape{a.size()});
+  const int ax = axis ? normalize_axis(*axis, src.ndim()) : 0;
   Device& device = src.device();
   Resolved r;
   r.advanced = true;
@@ -868,8 +869,9 @@ void put_along_axis(const Array& a, const Array& indices, const Array& values, s
 
 Array compress(const Array& condition, const Array& a, std::optional<int64_t> axis, const Array& out) {
   if (condition.ndim() != 1) throw ValueError("condition must be a 1-d array");
-  const Array src = axis ? a : a.ravel();
-  const int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
+  // With an axis a 0-d array is its 1-element 1-d form (NumPy's PyArray_CheckAxis).
+  const Array src = axis && a.ndim() > 0 ? a : a.reshape(Shape{a.size()});
+  const int ax = axis ? normalize_axis(*axis, src.ndim()) : 0;
   Array idx = flatnonzero(condition);
   return take(src, idx, ax, IndexMode::kRaise, out);
 }

@@ -293,13 +293,14 @@ Array stack(const std::vector<Array>& arrays, int64_t axis, const JoinOptions& o
 // ---- repeat ----
 
 Array repeat(const Array& a, const Array& repeats, std::optional<int64_t> axis) {
-  if (!is_integer(repeats.dtype()) && repeats.dtype() != Dtype::kBool)
+  // (An empty list of repeats arrives as float64; NumPy takes it as no counts.)
+  if (!is_integer(repeats.dtype()) && repeats.dtype() != Dtype::kBool && repeats.size() > 0)
     throw TypeError("Cannot cast array data from " + dtype_repr(repeats.dtype()) +
                     " to dtype('int64') according to the rule 'safe'");
   if (repeats.ndim() > 1) throw ValueError("repeats must be a scalar or a 1-d array");
-  const Array src = axis ? a : a.ravel();
-  const int ax = axis ? normalize_axis(*axis, a.ndim()) : 0;
-  if (src.ndim() == 0) return repeat(src.reshape(Shape{1}), repeats, 0);
+  // With an axis a 0-d array is its 1-element 1-d form (NumPy's PyArray_CheckAxis).
+  const Array src = axis && a.ndim() > 0 ? a : a.reshape(Shape{a.size()});
+  const int ax = axis ? normalize_axis(*axis, src.ndim()) : 0;
   const int64_t n = src.shape()[ax];
   Device& device = src.device();
   Array counts = repeats.astype(Dtype::kInt64, Order::kC, false);

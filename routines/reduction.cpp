@@ -473,14 +473,16 @@ Array count_nonzero(const Array& a, const Axes& axes, bool keepdims) {
 Array cumsum(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
   KUMO_UFUNC(add);
   if (!axis) return accumulate(u_add, a.ravel(), 0, o);
-  if (a.ndim() == 0 && (*axis == 0 || *axis == -1)) return accumulate(u_add, a.reshape(Shape{1}), 0, o);
-  return accumulate(u_add, a, *axis, o);
+  // A 0-d array with an axis scans as its 1-element 1-d form (NumPy's
+  // PyArray_CheckAxis): axis 0 and -1 work, others are an AxisError of a 1-d array.
+  return accumulate(u_add, a.ndim() == 0 ? a.reshape(Shape{1}) : a, *axis, o);
 }
 Array cumprod(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {
   KUMO_UFUNC(multiply);
   if (!axis) return accumulate(u_multiply, a.ravel(), 0, o);
-  if (a.ndim() == 0 && (*axis == 0 || *axis == -1)) return accumulate(u_multiply, a.reshape(Shape{1}), 0, o);
-  return accumulate(u_multiply, a, *axis, o);
+  // A 0-d array with an axis scans as its 1-element 1-d form (NumPy's
+  // PyArray_CheckAxis): axis 0 and -1 work, others are an AxisError of a 1-d array.
+  return accumulate(u_multiply, a.ndim() == 0 ? a.reshape(Shape{1}) : a, *axis, o);
 }
 
 }  // namespace kumo

@@ -350,7 +350,9 @@ namespace {
 // warn_empty: whether an empty slice warns (var's own mean does not: var
 // warns about its degrees of freedom instead, as NumPy does).
 Array mean_impl(const Array& a, const Axes& axes, const ReduceOptions& o, bool warn_empty) {
-  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  // NumPy refuses axis 0 of a 0-d array here, unless where= is given: its
+  // count is then a sum, which takes it (the legacy reading).
+  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), o.where().defined());
   const Dtype res = mean_dtype(a.dtype(), o.dtype());
   ReduceOptions so = ReduceOptions().dtype(accumulation_dtype(res)).keepdims(o.keepdims());
   if (o.where().defined()) so.where(o.where());
@@ -434,7 +436,7 @@ bool var_needs_steps(const Array& a, const VarOptions& o) {
 
 Array var(const Array& a, const Axes& axes, const VarOptions& o) {
   const double ddof = resolve_ddof(o);
-  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), o.where().defined());  // as mean's
   if (var_needs_steps(a, o)) {
     if (o.where().defined()) {
       Array dof = subtract(mask_count(a, o.where(), ax, o.keepdims()), Scalar(ddof));
@@ -521,7 +523,9 @@ void check_inexact_request(std::optional<Dtype> dtype, const Array& out) {
 Array nanmean_impl(const Array& a, const Axes& axes, const ReduceOptions& o, bool warn_empty) {
   if (!is_inexact(a.dtype())) return mean_impl(a, axes, o, warn_empty);
   check_inexact_request(o.dtype(), o.out());
-  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  // NumPy's nan-statistics of float input are sums, which take axis 0 of a
+  // 0-d array (the legacy reading); mean and var themselves refuse it.
+  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), true);
   Array notnan = logical_not(isnan(a));
   if (o.where().defined()) notnan = logical_and(notnan, o.where());
   Array cnt = sum(notnan, to_axes(ax), ReduceOptions().dtype(Dtype::kInt64).keepdims(o.keepdims()));
@@ -542,7 +546,9 @@ Array nanvar(const Array& a, const Axes& axes, const VarOptions& o) {
     return var(a, axes, o);
   }
   check_inexact_request(o.dtype(), o.out());
-  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), false);
+  // NumPy's nan-statistics of float input are sums, which take axis 0 of a
+  // 0-d array (the legacy reading); mean and var themselves refuse it.
+  const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), true);
   Array notnan = logical_not(isnan(a));
   if (o.where().defined()) notnan = logical_and(notnan, o.where());
   Array m = o.mean();

@@ -83,7 +83,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     a = asarray(a)
     if weights is None:
         avg = mean(a, axis=axis, keepdims=keepdims)
-        ratio = a.size / avg.size if avg.size else 0
+        if avg.size == 0:  # NumPy divides a.size by it, a Python division
+            raise ZeroDivisionError("division by zero")
+        ratio = a.size / avg.size
         scl = full(avg.shape, ratio, dtype=avg.dtype)
     else:
         w = asarray(weights)

@@ -31,8 +31,9 @@ class Outcome:
         self.exc = exc
         self.warns = warns
         self.bases = bases
-        # NumPy warned "invalid value encountered in cast": a NaN, an inf or
-        # an out-of-range float went to an integer, whose value C leaves
+        # NumPy warned "invalid value encountered" (in cast, or in the
+        # reduce/divide that cast into an integer out=): a NaN, an inf or an
+        # out-of-range float went to an integer, whose value C leaves
         # undefined (NumPy's own results differ between its scalar, 0-d and
         # SIMD paths and between CPUs), so integer values are not compared.
         self.invalid_cast = invalid_cast
@@ -619,7 +620,7 @@ def execute(call, lib):
         except Exception as e:  # noqa: BLE001 - every exception is data here
             result, exc = None, e
     warns = sorted({x.category.__name__ for x in w if not issubclass(x.category, IGNORED_WARNINGS)})
-    invalid_cast = any("invalid value encountered in cast" in str(x.message) for x in w)
+    invalid_cast = any("invalid value encountered" in str(x.message) for x in w)
     return Outcome(result, exc, warns, built, invalid_cast)
 
 

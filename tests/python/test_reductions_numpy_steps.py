@@ -155,3 +155,35 @@ def test_0d_index_arrays_are_bounds_checked_when_the_selection_is_empty(key, op)
             a[key(m)] += 1.0
         return a
     check_same(lambda: run(numpy), lambda: run(kumo))
+
+
+# A 0-d array with axis 0 or -1: NumPy reads it as its 1-element 1-d form in
+# the functions built on PyArray_CheckAxis or on sums, and refuses it in
+# mean/var/std unless where= is given.
+ZERO_D_CALLS = [
+    ("cumsum", {"axis": 0}), ("cumsum", {"axis": 1}), ("cumprod", {"axis": -2}), ("nancumsum", {"axis": 0}),
+    ("squeeze", {"axis": 0}), ("squeeze", {"axis": -1}), ("squeeze", {"axis": 1}),
+    ("repeat", {"repeats": 2, "axis": 0}), ("repeat", {"repeats": 2, "axis": 1}), ("repeat", {"repeats": []}),
+    ("take", {"indices": 0, "axis": 0}), ("take", {"indices": [0, 0], "axis": -1}), ("take", {"indices": 0, "axis": 1}),
+    ("compress", {"condition": [True], "axis": 0}),
+    ("nanmean", {"axis": 0}), ("nanvar", {"axis": -1}), ("nanstd", {"axis": 0}), ("nanmean", {"axis": 1}),
+    ("mean", {"axis": 0}), ("mean", {"axis": 0, "where": True}), ("var", {"axis": -1, "where": False}),
+    ("std", {"axis": 0, "where": True}),
+]
+
+
+@pytest.mark.parametrize("name,kw", ZERO_D_CALLS, ids=str)
+@pytest.mark.parametrize("dtype", ["float64", "int32"])
+def test_axis_of_a_0d_array(name, kw, dtype):
+    def call(m):
+        k = {key: (m.asarray(v) if key == "where" else v) for key, v in kw.items()}
+        if name == "compress":
+            return m.compress(k.pop("condition"), m.asarray(numpy.array(5, dtype)), **k)
+        return getattr(m, name)(m.asarray(numpy.array(5, dtype)), **k)
+    check_same(lambda: call(numpy), lambda: call(kumo))
+
+
+@pytest.mark.parametrize("shape,axis", [((4, 0, 1), -1), ((0, 3), 0), ((2, 0), None)])
+def test_average_of_an_empty_result_divides_by_zero(shape, axis):
+    a = numpy.zeros(shape)
+    check_same(lambda: numpy.average(a, axis=axis), lambda: kumo.average(kumo.asarray(a), axis=axis))
