@@ -6,7 +6,7 @@ seed (printed; fails only on a crash or a hang, as ../test_differential.py;
 KUMO_DIFF_STRICT=1 makes it strict). Each is bounded in calls and time:
 KUMO_AUTOGRAD_CALLS (default 3000) calls, capped by KUMO_DIFF_CALLS when
 that is set (the AddressSanitizer stage sets 10000), and
-KUMO_AUTOGRAD_TIME_LIMIT seconds (default 20).
+KUMO_AUTOGRAD_TIME_LIMIT seconds (default 15).
 """
 import os
 import random
@@ -19,7 +19,7 @@ FIXED_SEED = 20240612
 CALLS = int(os.environ.get("KUMO_AUTOGRAD_CALLS", "3000"))
 if os.environ.get("KUMO_DIFF_CALLS"):
     CALLS = min(CALLS, int(os.environ["KUMO_DIFF_CALLS"]))
-TIME_LIMIT = float(os.environ.get("KUMO_AUTOGRAD_TIME_LIMIT", "20"))
+TIME_LIMIT = float(os.environ.get("KUMO_AUTOGRAD_TIME_LIMIT", "15"))
 JOBS = int(os.environ.get("KUMO_DIFF_JOBS", str(min(2, os.cpu_count() or 1))))
 
 
