@@ -187,12 +187,16 @@ Variable stack(const std::vector<Variable>& xs, int64_t axis) {
 std::vector<Variable> split_axis(const Variable& x, const std::vector<int64_t>& indices, int64_t axis) {
   const int a = normalize_axis(axis, x.ndim());
   const int64_t n = x.shape()[a];
+  // Piece i is x[indices[i-1]:indices[i]] along the axis, each bound read
+  // as a Python slice bound (negative from the end, clamped), as
+  // numpy.split: decreasing indices give an empty piece, and the next one
+  // starts at its own index, not at the furthest so far.
+  const auto bound = [n](int64_t v) { return v < 0 ? std::max<int64_t>(v + n, 0) : std::min(v, n); };
   std::vector<Variable> out;
-  int64_t begin = 0;
   for (size_t i = 0; i <= indices.size(); ++i) {
-    int64_t end = i < indices.size() ? std::min(std::max(indices[i], begin), n) : n;
-    out.push_back(get_item(x, range_along(x.ndim(), a, begin, end)));
-    begin = end;
+    const int64_t begin = i == 0 ? 0 : bound(indices[i - 1]);
+    const int64_t end = i < indices.size() ? bound(indices[i]) : n;
+    out.push_back(get_item(x, range_along(x.ndim(), a, begin, std::max(begin, end))));
   }
   return out;
 }

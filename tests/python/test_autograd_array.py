@@ -512,3 +512,22 @@ def test_empty_forward_and_backward(case):
     numpy.testing.assert_array_equal(_host(y), want)
     F.sum(y).backward()
     numpy.testing.assert_array_equal(kumo.asnumpy(v.grad), numpy.zeros((0, 3)))
+
+
+@pytest.mark.parametrize("indices", [[4, 1], [2, 5], [-3, 8], [0, 0], [12], [-20, 3], [3, 3, 2]])
+def test_split_axis_pieces_are_numpy_split_slices(indices):
+    # Each piece is x[indices[i-1]:indices[i]] (Python slice bounds): with
+    # decreasing indices the next piece starts at its own index.
+    x = numpy.arange(10.0)
+    v = Variable(kumo.asarray(x))
+    pieces = F.split_axis(v, indices, 0)
+    want = numpy.split(x, indices)
+    assert [p.shape for p in pieces] == [w.shape for w in want]
+    for p, w in zip(pieces, want):
+        numpy.testing.assert_array_equal(kumo.asnumpy(p.array), w)
+    F.sum(F.concat([p * float(i + 1) for i, p in enumerate(pieces)], axis=0)).backward()
+    grad = numpy.zeros(10)
+    for i, w in enumerate(want):
+        start = 0 if i == 0 else min(max(indices[i - 1] + (10 if indices[i - 1] < 0 else 0), 0), 10)
+        grad[start:start + w.size] += i + 1
+    numpy.testing.assert_array_equal(kumo.asnumpy(v.grad), grad)
