@@ -190,9 +190,14 @@ Compressed copy_and_finish(const Compressed& a, bool sum) {
   const int64_t nnz = a.data.size();
   Array idx = alloc(nnz, a.indices.dtype()), val = alloc(nnz, a.data.dtype());
   Array start = alloc(a.n_major + 1, a.indptr.dtype());
-  std::memcpy(idx.data(), a.indices.data(), static_cast<size_t>(idx.nbytes()));
-  std::memcpy(val.data(), a.data.data(), static_cast<size_t>(val.nbytes()));
-  std::memcpy(start.data(), a.indptr.data(), static_cast<size_t>(start.nbytes()));
+  // An empty array's storage may be a null pointer, which memcpy must not get
+  // even for zero bytes (UBSan reports it as undefined behaviour).
+  const auto copy = [](Array& to, const Array& from) {
+    if (to.nbytes() > 0) std::memcpy(to.data(), from.data(), static_cast<size_t>(to.nbytes()));
+  };
+  copy(idx, a.indices);
+  copy(val, a.data);
+  copy(start, a.indptr);
   return finish_rows<V, I>(idx, val, start, a.n_major, a.n_minor, sum);
 }
 
