@@ -91,23 +91,30 @@ def _death(w, i, seed, pattern, cls, impl=worker):
     return rec
 
 
-def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeout=20.0, progress=None, impl=None):
+def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeout=20.0, progress=None, impl=None,
+             min_calls=0):
     """Run the campaign; returns the list of per-call records (match records
     are {"i", "op", "cls"} only). `impl`: another worker module (draw,
     known_defect, call_source, WORKER_MODULE: its import name from tests/),
-    e.g. the kumo.sparse harness's; default the NumPy one."""
+    e.g. the kumo.sparse harness's; default the NumPy one. `time_limit`
+    stops the campaign only once `min_calls` calls have started, so a slow
+    machine (a cold kernel cache, the sanitizers) runs longer instead of
+    checking less."""
     impl = impl or worker
     module = getattr(impl, "WORKER_MODULE", "differential.worker")
     todo = iter(range(start, start + calls))
     lock = threading.Lock()
     records = []
     t_end = time.monotonic() + time_limit if time_limit else None
+    started = [0]
 
     def next_index():
         with lock:
-            if t_end and time.monotonic() > t_end:
+            if t_end and started[0] >= min_calls and time.monotonic() > t_end:
                 return None
-            return next(todo, None)
+            i = next(todo, None)
+            started[0] += i is not None
+            return i
 
     def run():
         w = Worker(module)

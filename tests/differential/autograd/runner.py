@@ -21,8 +21,9 @@ LABELS = [("match", "matches"), ("crash", "crashes"), ("hang", "hangs")] + [(c, 
     ("crash_once", "crashed once, not alone"), ("harness_error", "harness errors")]
 
 
-def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeout=20.0, progress=None):
-    return runner.campaign(seed, calls, start, jobs, pattern, time_limit, timeout, progress, impl=worker)
+def campaign(seed, calls, start=0, jobs=2, pattern=None, time_limit=None, timeout=20.0, progress=None, min_calls=0):
+    return runner.campaign(seed, calls, start, jobs, pattern, time_limit, timeout, progress, impl=worker,
+                           min_calls=min_calls)
 
 
 failures = runner.failures
