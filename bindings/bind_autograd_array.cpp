@@ -1,4 +1,4 @@
-// kumo._core.autograd.functions: the array functions (array2.h), embed_id
+// kumo._core.autograd.functions: the array functions (array.h), embed_id
 // and the recurrent networks (rnn.h). Python passes arguments already in
 // the shapes C++ takes (pad widths as one pair per axis).
 #include <pybind11/pybind11.h>

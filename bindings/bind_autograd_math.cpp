@@ -1,5 +1,5 @@
 // kumo._core.autograd.functions: the math, linear algebra and activation
-// functions of autograd/functions/{math2,linalg2,activation2}.h with
+// functions of autograd/functions/{math,linalg,activation}.h with
 // Chainer's argument names.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>

@@ -1,5 +1,5 @@
 // kumo._core.autograd.functions: normalization, noise, loss and evaluation
-// functions (autograd/functions/{normalization,noise,loss,loss2,evaluation}.h)
+// functions (autograd/functions/{normalization,noise,loss,evaluation}.h)
 // with Chainer 7's argument names and defaults, and the train flag that
 // kumo.autograd.using_config('train', ...) sets.
 #include <pybind11/pybind11.h>
@@ -11,7 +11,6 @@
 
 #include "autograd/functions/evaluation.h"
 #include "autograd/functions/loss.h"
-#include "autograd/functions/loss2.h"
 #include "autograd/functions/noise.h"
 #include "autograd/functions/normalization.h"
 #include "bindings/convert.h"

@@ -32,8 +32,8 @@ void bind_printing(py::module_& m);
 void bind_reduction(py::module_& m);
 void bind_routines(py::module_& m);
 void bind_sorting(py::module_& m);
-void bind_manipulation2(py::module_& m);
-void bind_statistics2(py::module_& m);
+void bind_manipulation(py::module_& m);
+void bind_statistics(py::module_& m);
 void bind_special(py::module_& m);
 void bind_links(py::module_& m);  // bind_links.cpp (kumo.autograd.links)
 void bind_autograd_graph(py::module_& m);
@@ -164,8 +164,8 @@ PYBIND11_MODULE(_core, m) {
   bind_reduction(m);
   bind_routines(m);
   bind_sorting(m);
-  bind_manipulation2(m);
-  bind_statistics2(m);
+  bind_manipulation(m);
+  bind_statistics(m);
   bind_special(m);
   bind_links(m);
   bind_autograd_graph(m);

@@ -9,6 +9,28 @@
 namespace kumo {
 namespace autograd {
 
+Variable accuracy(const Variable& y, const Array& t, std::optional<int64_t> ignore_label) {
+  Shape expected = y.shape();
+  if (y.ndim() >= 2) expected.erase(1);
+  if (y.ndim() < 2 || t.shape() != expected)
+    throw ValueError("accuracy: y must be (N, C, ...) and t (N, ...), got shapes " + y.shape().to_string() + " and " +
+                     t.shape().to_string());
+  if (!is_integer(t.dtype()))
+    throw TypeError(std::string("accuracy: t must be of an integer dtype, got ") + dtype_name(t.dtype()));
+  Array hit = equal(argmax(y.array(), 1).reshape(t.shape()), t);
+  Array value;
+  if (ignore_label) {
+    // Computed on the device: hits / counted, 0 when nothing is counted.
+    Array counted = not_equal(t, Scalar(*ignore_label));
+    Array hits = count_nonzero(logical_and(hit, counted)).astype(Dtype::kFloat64);
+    Array total = count_nonzero(counted).astype(Dtype::kFloat64);
+    value = where(equal(total, Scalar(0)), Scalar(0.0), divide(hits, maximum(total, Scalar(1.0))));
+  } else {
+    value = mean(hit.astype(Dtype::kFloat64));
+  }
+  return Variable(value.astype(y.dtype()), false);
+}
+
 Variable binary_accuracy(const Variable& y, const Array& t) {
   if (!is_floating(y.dtype()))
     throw TypeError(std::string("binary_accuracy: y must be of a floating dtype, got ") + dtype_name(y.dtype()));

@@ -1,6 +1,7 @@
-// Evaluation functions (Chainer's binary_accuracy and r2_score; accuracy is
-// in loss.h). Their results are constant Variables: not differentiable.
+// Evaluation functions (Chainer's accuracy, binary_accuracy and r2_score).
+// Their results are constant Variables: not differentiable.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -8,6 +9,11 @@
 
 namespace kumo {
 namespace autograd {
+
+// The fraction of positions whose arg-max along axis 1 of y (N, C, ...) is
+// the label t (N, ...), positions labelled ignore_label left out (0 when
+// none is left). Not differentiable.
+Variable accuracy(const Variable& y, const Array& t, std::optional<int64_t> ignore_label = std::nullopt);
 
 // The fraction of elements whose sign (y >= 0 as 1) is the label t, labels
 // -1 left out (0 when none is left); y float, t integer of y's shape.

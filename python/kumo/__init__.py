@@ -68,7 +68,6 @@ from kumo._ufuncs import *  # noqa: F401,F403
 from kumo._ufuncs import ufunc
 from kumo._creation import *  # noqa: F401,F403
 from kumo._manipulation import *  # noqa: F401,F403
-from kumo._manipulation2 import *  # noqa: F401,F403
 from kumo._searching import *  # noqa: F401,F403
 from kumo._indexing import *  # noqa: F401,F403
 from kumo._sorting import *  # noqa: F401,F403

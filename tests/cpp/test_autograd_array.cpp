@@ -1,4 +1,4 @@
-// autograd/functions/array2.h, embed.h and rnn.h from C++: values of a few
+// autograd/functions/array.h, embed.h and rnn.h from C++: values of a few
 // array functions, embed_id with an ignored label, an LSTM cell and an
 // n-step GRU, and one gradient each by central differences.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// autograd/functions/{math2,linalg2,activation2} and routines/special from
+// autograd/functions/{math,linalg,activation} and routines/special from
 // C++: values against known results, gradients against central differences.
 #include <gtest/gtest.h>
 

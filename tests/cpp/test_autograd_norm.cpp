@@ -1,4 +1,4 @@
-// autograd/functions/{normalization,noise,loss2,evaluation}: the C++ API of
+// autograd/functions/{normalization,noise,loss,evaluation}: the C++ API of
 // Chainer's normalizations, dropout and the train flag, losses and
 // evaluation functions (values and gradients are checked from Python).
 #include <gtest/gtest.h>

@@ -54,7 +54,7 @@ __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "squa
            "minimum", "clip", "max", "min", "leaky_relu", "elu", "selu", "softplus", "silu", "hard_sigmoid",
            "clipped_relu", "copy", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
 
-# Math, linear algebra and more activations (autograd/functions/{math2,linalg2,activation2}.h).
+# Math, linear algebra and more activations (autograd/functions/{math,linalg,activation}.h).
 from kumo._core.autograd.functions import (erf, erfc, erfinv, lgamma, digamma, polygamma, arctan2, fmod,  # noqa: E402
                                            prod, cumsum, cumprod, average, argmax, argmin, squared_difference,
                                            batch_l2_norm_squared, det, batch_det, inv, batch_inv, cholesky, solve,
@@ -78,7 +78,7 @@ __all__ += ["batch_normalization", "fixed_batch_normalization", "layer_normaliza
             "contrastive", "triplet", "gaussian_kl_divergence", "bernoulli_nll", "gaussian_nll", "cross_covariance",
             "decov", "binary_accuracy", "r2_score"]
 
-# Array functions, embed_id and recurrent networks (autograd/functions/array2.h, embed.h, rnn.h).
+# Array functions, embed_id and recurrent networks (autograd/functions/array.h, embed.h, rnn.h).
 from kumo._core.autograd.functions import (  # noqa: E402
     swapaxes, moveaxis, rollaxis, flatten, hstack, vstack, dstack, separate, tile, repeat, flip, fliplr, flipud,
     scatter_add, diagonal, depth2space, space2depth, resize_images, pad_sequence, embed_id, lstm, slstm, gru,

@@ -51,7 +51,7 @@ QuantileOptions quantile_options(const std::string& method, const std::optional<
 
 }  // namespace
 
-void bind_statistics2(py::module_& parent) {
+void bind_statistics(py::module_& parent) {
   py::module_ m = parent.def_submodule("statistics", "numpy's histograms, order statistics and correlations");
   m.def("bincount", &bincount, py::arg("x"), py::arg("weights") = py::none(), py::arg("minlength") = 0,
         py::call_guard<py::gil_scoped_release>());

@@ -1,5 +1,5 @@
 // kumo._core.manip: the routines of routines/joining.h, rearranging.h,
-// padding.h and numpy.copyto for python/kumo/_manipulation2.py, which
+// padding.h and numpy.copyto for python/kumo/_manipulation.py, which
 // converts array-likes and NumPy's argument forms (pad_width pairs, slices,
 // scalars) before calling these. Results that are views keep their base.
 #include <pybind11/pybind11.h>
@@ -61,7 +61,7 @@ std::vector<std::pair<Scalar, Scalar>> scalar_pairs(py::handle pairs) {
 
 }  // namespace
 
-void bind_manipulation2(py::module_& parent) {
+void bind_manipulation(py::module_& parent) {
   py::module_ m = parent.def_submodule("manip", "numpy's splitting, tiling, rearranging and padding routines");
 
   // indices_or_sections: an int (sections) or a list of split points.
