@@ -110,10 +110,11 @@ void call_checked(const Ufunc& u, const UfuncOperand* ops, int n, Array* outs) {
 // null with the Python error set when the report raises (errstate 'raise', a
 // warning filter set to 'error'). Never falls back to the complete path,
 // which would run the operation (an in-place one too) a second time.
-PyObject* finish_fast_call(const Ufunc& u, const UfuncOperand* ops, int n, const Array* outs, PyObject* result) {
+PyObject* finish_fast_call(const Ufunc& u, const UfuncOperand* ops, int n, const Array* outs, PyObject* result,
+                           AliasedNan before = AliasedNan::kNone) {
   if (!result) return nullptr;
   try {
-    report_ufunc_fp_errors(u, ops, n, outs, Array());
+    report_ufunc_fp_errors(u, ops, n, outs, Array(), before);
     return result;
   } catch (py::error_already_set& e) {
     Py_DECREF(result);
@@ -152,12 +153,14 @@ PyObject* inplace(const BinaryOp& op, PyObject* a, PyObject* b) {
   const Array* target = ndarray_value(a);
   if (target && fast_operand(a, &ops[0]) && fast_operand(b, &ops[1])) {
     Array out = *target;
+    AliasedNan before = AliasedNan::kNone;
     PyObject* done = try_fast([&] {
+      before = aliased_input_nan(*op.u, ops, 2, &out);
       call_checked(*op.u, ops, 2, &out);
       Py_INCREF(a);
       return a;
     });
-    if (done) return finish_fast_call(*op.u, ops, 2, &out, done);
+    if (done) return finish_fast_call(*op.u, ops, 2, &out, done, before);
   }
   if (PyErr_Occurred()) return nullptr;
   return call_method(a, op.imethod, b);

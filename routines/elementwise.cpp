@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "core/fp_errors.h"
+#include "core/warnings.h"
 #include "kernels/elementwise.h"
 #include "routines/reduction.h"
 
@@ -26,6 +27,10 @@ void call_masked(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, A
       throw CastingError("Cannot cast ufunc '" + u.name() + "' output from dtype('" + dtype_name(tmp[i].dtype()) +
                          "') to dtype('" + dtype_name(outs[i].dtype()) + "') with casting rule '" +
                          casting_name(o.casting()) + "'");
+  // NumPy reads out= into the loop's output buffer first (the elements the
+  // mask skips): a complex out= of a real loop warns.
+  for (int i = 0; i < u.nout(); ++i)
+    if (outs[i].defined()) warn_if_complex_to_real(outs[i].dtype(), tmp[i].dtype());
   static auto select = kernels::ElementwiseSpec::create("kumo_where_store", "bool m, T x", "U y",
                                                         "if (m) y = kumo_cast<U>(x)");
   for (int i = 0; i < u.nout(); ++i) {
@@ -36,6 +41,27 @@ void call_masked(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, A
 }
 
 std::pair<Array, Array> two(std::vector<Array>&& v) { return {std::move(v[0]), std::move(v[1])}; }
+
+bool complex_operand(const Operand& x) {
+  return x.is_scalar ? x.scalar.kind == WeakScalar::kComplex : is_complex(x.array().dtype());
+}
+
+// NumPy warns ComplexWarning whenever its iterator casts complex values to a
+// real type: a complex input to a real loop (dtype=), a complex result into
+// a real out= (casting='unsafe'). Both need a complex operand; the loop is
+// looked up only then.
+void warn_complex_casts(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, const Array* outputs,
+                        const UfuncOptions& o) {
+  bool any_complex = o.dtype() && is_complex(*o.dtype());
+  for (int i = 0; i < n_inputs && !any_complex; ++i) any_complex = complex_operand(inputs[i]);
+  if (!any_complex) return;
+  const int k = u.resolve(inputs, n_inputs, o.dtype(), Casting::kUnsafe);
+  const std::vector<Dtype>& types = u.loops()[k].types;
+  for (int i = 0; i < n_inputs; ++i)
+    if (complex_operand(inputs[i])) warn_if_complex_to_real(Dtype::kComplex128, types[i]);
+  for (int i = 0; i < u.nout(); ++i)
+    if (o.output(i).defined()) warn_if_complex_to_real(types[n_inputs + i], outputs[i].dtype());
+}
 
 }  // namespace
 
@@ -64,10 +90,12 @@ void call_ufunc_into(const kernels::Ufunc& u, const Operand* inputs, int n_input
   }
   // Floating-point errors are NumPy's per ufunc call: flags left by work
   // that reports none (a cast, a copy) are dropped first.
+  const AliasedNan before = aliased_input_nan(u, inputs, n_inputs, outputs);
   take_fp_flags();
   if (o.where().defined()) call_masked(u, inputs, n_inputs, outputs, o);
   else u.call_into(inputs, n_inputs, outputs, o.dtype(), o.casting());
-  report_ufunc_fp_errors(u, inputs, n_inputs, outputs, o.where());
+  report_ufunc_fp_errors(u, inputs, n_inputs, outputs, o.where(), before);
+  if (o.casting() == Casting::kUnsafe) warn_complex_casts(u, inputs, n_inputs, outputs, o);
 }
 
 namespace {
@@ -76,16 +104,30 @@ namespace {
 // real loops never for a NaN operand (only a NaN operand makes an ordered
 // comparison raise it), so with one the flag counts only where an output is
 // NaN with no NaN input (and the mask, if any, holds).
-bool made_nan(const Operand* inputs, int n_inputs, const Array* outs, int n_outs, const Array& where) {
+//
+// An input an output shares memory with holds the results by now: its NaNs
+// before the call are `before`'s (unknown positions: a NaN there leaves the
+// flag unreported).
+bool made_nan(const Operand* inputs, int n_inputs, const Array* outs, int n_outs, const Array& where,
+              AliasedNan before) {
   for (int i = 0; i < n_inputs; ++i)
     if (inputs[i].is_scalar ? inputs[i].scalar.kind == WeakScalar::kComplex : is_complex(inputs[i].array().dtype()))
       return true;
+  if (before == AliasedNan::kNan) return false;
+  const auto overwritten = [&](const Operand& op) {
+    for (int k = 0; k < n_outs; ++k)
+      if (outs[k].defined() && outs[k].memory() == op.array().memory()) return true;
+    return false;
+  };
+  const auto nan_source = [&](const Operand& op) {
+    return !op.is_scalar && is_inexact(op.array().dtype()) && !(before != AliasedNan::kNone && overwritten(op));
+  };
   bool nan_operand = false;
   for (int i = 0; i < n_inputs && !nan_operand; ++i) {
     const Operand& op = inputs[i];
     // A NaN scalar is a NaN operand of every element.
     if (op.is_scalar && op.scalar.kind == WeakScalar::kFloat && op.scalar.f != op.scalar.f) return false;
-    nan_operand = !op.is_scalar && is_inexact(op.array().dtype()) && any(isnan(op.array())).item<bool>();
+    nan_operand = nan_source(op) && any(isnan(op.array())).item<bool>();
   }
   if (!nan_operand && !where.defined()) return true;
   for (int k = 0; k < n_outs; ++k) {
@@ -93,22 +135,47 @@ bool made_nan(const Operand* inputs, int n_inputs, const Array* outs, int n_outs
     Array fresh = isnan(outs[k]);
     if (where.defined()) fresh = logical_and(fresh, where);
     for (int i = 0; i < n_inputs; ++i)
-      if (!inputs[i].is_scalar && is_inexact(inputs[i].array().dtype()))
-        fresh = logical_and(fresh, logical_not(isnan(inputs[i].array())));
+      if (nan_source(inputs[i])) fresh = logical_and(fresh, logical_not(isnan(inputs[i].array())));
     if (any(fresh).item<bool>()) return true;
   }
   return false;
 }
+
+// Loops whose "invalid" flag is always one NumPy reports: IEEE arithmetic
+// passes a quiet NaN through without raising it (no comparison inside).
+bool quiet_on_nan(const kernels::Ufunc& u) {
+  const std::string& n = u.name();
+  return n == "add" || n == "subtract" || n == "multiply" || n == "divide" || n == "true_divide" ||
+         n == "negative" || n == "positive" || n == "square";
+}
 }  // namespace
 
+AliasedNan aliased_input_nan(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, const Array* outputs) {
+  if (quiet_on_nan(u)) return AliasedNan::kNone;
+  AliasedNan state = AliasedNan::kNone;
+  for (int i = 0; i < n_inputs; ++i) {
+    const Operand& op = inputs[i];
+    if (op.is_scalar || !is_floating(op.array().dtype()) || op.array().size() == 0) continue;
+    for (int k = 0; k < u.nout(); ++k) {
+      if (!outputs[k].defined() || outputs[k].memory() != op.array().memory()) continue;
+      if (any(isnan(op.array())).item<bool>()) return AliasedNan::kNan;
+      state = AliasedNan::kNoNan;
+      break;
+    }
+  }
+  take_fp_flags();  // the check's own
+  return state;
+}
+
 void report_ufunc_fp_errors(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, const Array* outputs,
-                            const Array& where) {
+                            const Array& where, AliasedNan before) {
   int flags = take_fp_flags();
   if (flags == 0) return;
   // logaddexp and logaddexp2 are NumPy's exceptions: their loops report a
   // NaN operand as invalid.
-  const bool nan_operand_is_invalid = u.name() == "logaddexp" || u.name() == "logaddexp2";
-  if ((flags & kFpInvalid) && !nan_operand_is_invalid && !made_nan(inputs, n_inputs, outputs, u.nout(), where))
+  const bool nan_operand_is_invalid = u.name() == "logaddexp" || u.name() == "logaddexp2" || quiet_on_nan(u);
+  if ((flags & kFpInvalid) && !nan_operand_is_invalid &&
+      !made_nan(inputs, n_inputs, outputs, u.nout(), where, before))
     flags &= ~kFpInvalid;
   take_fp_flags();  // what the check itself ran
   report_fp_errors(flags, u.name().c_str());

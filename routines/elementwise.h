@@ -88,8 +88,14 @@ void call_ufunc_into(const kernels::Ufunc& ufunc, const Operand* inputs, int n_i
 // "invalid" that only NaN operands caused (the CPU flags every ordered
 // comparison with a NaN; NumPy reports invalid only for a NaN made from
 // numbers). `where`: the call's mask, or undefined.
+//
+// An output that is also an input (out=a, a %= b) has overwritten the NaNs
+// the check looks for, so whether such inputs held a NaN is read before the
+// call (aliased_input_nan) and handed to the report.
+enum class AliasedNan : uint8_t { kNone, kNoNan, kNan };
+AliasedNan aliased_input_nan(const kernels::Ufunc& ufunc, const Operand* inputs, int n_inputs, const Array* outputs);
 void report_ufunc_fp_errors(const kernels::Ufunc& ufunc, const Operand* inputs, int n_inputs, const Array* outputs,
-                            const Array& where);
+                            const Array& where, AliasedNan before = AliasedNan::kNone);
 // The same for a reduction ("overflow encountered in reduce").
 void report_reduction_fp_errors(const char* operation, const Array& input, const Array& result);
 // The same for a built-in ufunc by name or alias ("add", "abs", ...).

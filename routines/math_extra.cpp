@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "core/errors.h"
+#include "core/fp_errors.h"
 #include "kernels/elementwise.h"
 #include "routines/assignment.h"
 #include "routines/creation.h"
@@ -119,15 +120,35 @@ KUMO_FN double kumo_i0(double x) {
   if (x <= 8.0) return exp(x) * kumo_chbevl(x / 2.0 - 2.0, A, 30);
   return exp(x) * kumo_chbevl(32.0 / x - 2.0, B, 25) / sqrt(x);
 }
+// NumPy evaluates exp(|x|) in x's own dtype, where it overflows past
+// log_max: the result is inf, and the product below raises the overflow flag.
+KUMO_FN double kumo_i0_in(double x, double log_max) {
+  const double ax = fabs(x);
+  if (ax > log_max && ax <= 1.7976931348623157e308) return ax * 1.0e308;
+  return kumo_i0(x);
+}
 )";
 }  // namespace
 
 Array i0(const Array& x) {
   if (is_complex(x.dtype())) throw TypeError("i0 not supported for complex values");
-  static auto spec =
-      kernels::ElementwiseSpec::create("kumo_i0", "T x", "T y", "y = kumo_cast<T>(kumo_i0((double)x))", kI0Preamble);
+  static auto spec = kernels::ElementwiseSpec::create(
+      "kumo_i0", "T x", "T y",
+      "y = kumo_cast<T>(kumo_i0_in((double)x, sizeof(T) == 2 ? 11.0898664884 : sizeof(T) == 4 ? 88.7228391117 "
+      ": 1.0e300))",
+      kI0Preamble);
   Array in = is_floating(x.dtype()) ? x : x.astype(Dtype::kFloat64);
-  return kernels::call_elementwise(*spec, {in}, {Array()})[0];
+  take_fp_flags();
+  Array y = kernels::call_elementwise(*spec, {in}, {Array()})[0];
+  // NumPy's warnings: "overflow encountered in exp" (above), and "invalid
+  // value encountered in divide" for an infinite x (inf / sqrt(inf)). The
+  // CPU also flags invalid for the comparisons with a NaN x: not reported.
+  const int flags = take_fp_flags();
+  const bool infinite_x = (flags & kFpInvalid) && any(isinf(in)).item<bool>();
+  take_fp_flags();
+  report_fp_errors(flags & kFpOverflow, "exp");
+  if (infinite_x) report_fp_errors(kFpInvalid, "divide");
+  return y;
 }
 
 Array nan_to_num(const Array& x, bool copy, double nan, std::optional<double> posinf, std::optional<double> neginf) {

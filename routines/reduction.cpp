@@ -112,6 +112,17 @@ bool accumulates_wide(const std::string& n) { return n == "add" || n == "multipl
 // an int8 sum into a uint8 out in int16.
 Dtype out_loop_dtype(const Array& out, const Array& src) { return promote_types(out.dtype(), src.dtype()); }
 
+// NumPy's ComplexWarning for the casts a reduction makes: complex input into
+// a real loop (dtype=), a complex out= read back as the real loop's
+// accumulator, a complex loop's result into a real out=.
+void warn_complex_reduction_casts(const Array& src, Dtype loop_dtype, const Array& out) {
+  warn_if_complex_to_real(src.dtype(), loop_dtype);
+  if (out.defined()) {
+    warn_if_complex_to_real(out.dtype(), loop_dtype);
+    warn_if_complex_to_real(loop_dtype, out.dtype());
+  }
+}
+
 // For the ordered ufuncs without an identity, a right operand that leaves
 // the left one as it is (x - 0 == x, x / 1 == x, ...): elements a where=
 // mask leaves out become it, so the reduction skips them exactly.
@@ -298,6 +309,7 @@ Array reduce_impl(const kernels::Ufunc& u, const Array& a, const Axes& axes, con
   if (!dt && accumulates_wide(name)) dt = sum_dtype(src.dtype());
   const int k = reduce_loop(u, src, dt);
   const Dtype loop_dtype = u.loops()[k].types[2];
+  warn_complex_reduction_casts(src, loop_dtype, o.out());
   Device& device = src.device();
   const bool keepdims = o.keepdims();
   const Shape res_shape = reduced_shape(src.shape(), ax, keepdims);
@@ -388,6 +400,7 @@ Array accumulate_impl(const kernels::Ufunc& u, const Array& a, int64_t axis, con
   if (!dt && accumulates_wide(name)) dt = sum_dtype(src.dtype());
   const int k = reduce_loop(u, src, dt);
   const Dtype loop_dtype = u.loops()[k].types[2];
+  warn_complex_reduction_casts(src, loop_dtype, o.out());
   const Array& out = o.out();
   if (out.defined() && out.shape() != src.shape())
     throw ValueError("output parameter for accumulate operation " + name + " has the wrong shape " +

@@ -549,6 +549,8 @@ Array nanvar(const Array& a, const Axes& axes, const VarOptions& o) {
   // NumPy's nan-statistics of float input are sums, which take axis 0 of a
   // 0-d array (the legacy reading); mean and var themselves refuse it.
   const std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), true);
+  // NumPy subtracts a complex dtype='s mean from the real input in place.
+  if (o.dtype()) warn_if_complex_to_real(*o.dtype(), a.dtype());
   Array notnan = logical_not(isnan(a));
   if (o.where().defined()) notnan = logical_and(notnan, o.where());
   Array m = o.mean();

@@ -133,3 +133,51 @@ def test_complex_casts_warn_and_complex_scalars_are_refused():
     for dtype in ("float64", "int64"):
         with pytest.raises(TypeError):
             kumo.zeros(2, dtype)[0] = 1j
+
+
+def _imod(m):
+    a = m.asarray([1.0, 2.0])
+    a %= m.asarray([0])
+
+
+def _imod_nan(m):
+    a = m.asarray([numpy.nan, 2.0])
+    a %= m.asarray([3])
+
+
+def _maximum_into_nan_input(m):
+    a = m.asarray([numpy.nan, 2.0])
+    m.maximum(a, 1.0, out=a)
+
+
+def _remainder_out_is_input(m):
+    a = m.asarray([1.0, 2.0])
+    m.remainder(a, m.asarray([0.0]), out=a)
+
+
+def _ifloordiv(m):
+    a = m.asarray([0.0, 2.0])
+    a //= m.asarray([0.0])
+
+
+def _iadd_inf(m):
+    a = m.asarray([numpy.inf, 2.0])
+    a += -numpy.inf
+
+
+def _i0_overflow_and_inf(m):
+    m.i0(m.asarray([-numpy.inf, 1.0]))
+    m.i0(m.asarray([100.0], dtype="float32"))
+
+
+@pytest.mark.parametrize("call", [_imod, _imod_nan, _maximum_into_nan_input, _remainder_out_is_input, _ifloordiv,
+                                  _iadd_inf, _i0_overflow_and_inf], ids=lambda f: f.__name__.strip("_"))
+def test_fp_warnings_as_numpy(call):
+    # The NaN check behind "invalid value" must see the inputs as they were before an output overwrote them;
+    # i0 warns as NumPy's exp(|x|) * ... / sqrt(|x|) in x's dtype does.
+    def messages(m):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            call(m)
+        return sorted(str(w.message) for w in record)
+    assert messages(kumo) == messages(numpy)
