@@ -148,3 +148,68 @@ def test_frobenius_norm_of_negative_entries(rows, ord):
     want = spl.norm(sps.csr_array(a), ord=ord)
     got = ksl.norm(ks.csr_array(kumo.asarray(a)), ord=ord)
     numpy.testing.assert_allclose(float(got), want, rtol=1e-15)
+
+
+# ---- setdiag as SciPy's: offsets on empty/thin shapes, the dtype after values of another kind, NumPy's casts ----
+
+SETDIAG_DENSE = numpy.array([[0, 2, 0, -1, 0], [3, 0, 0, 0, 1], [0, 0, 4, 1, 0]])
+
+
+def _setdiag_both(fmt, kind, dense, dtype):
+    cls = f"{fmt}_{kind}"
+    d = dense.astype(dtype)
+    return getattr(sps, cls)(d), getattr(ks, cls)(kumo.asarray(d))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+@pytest.mark.parametrize("dtype", ["int16", "bool", "float32", "uint8"])
+@pytest.mark.parametrize("values", [numpy.array([7, 8, 9], dtype="int64"), numpy.array([1.5, 2.5]),
+                                    numpy.array([1 + 2j, 3j]), numpy.float64(2.5), -3, numpy.array([5], "int8"),
+                                    numpy.array([], "float64")])
+@pytest.mark.parametrize("k", [0, 1, -2, 4])
+def test_setdiag_as_scipy(fmt, kind, dtype, values, k):
+    n, kk = _setdiag_both(fmt, kind, SETDIAG_DENSE, dtype)
+    with warnings.catch_warnings(record=True) as wn:
+        warnings.simplefilter("always")
+        n.setdiag(values, k)
+    with warnings.catch_warnings(record=True) as wk:
+        warnings.simplefilter("always")
+        kk.setdiag(kumo.asarray(values) if isinstance(values, numpy.ndarray) else values, k)
+    assert {w.category for w in wk} == {w.category for w in wn}
+    same(n, kk)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia"])
+@pytest.mark.parametrize("shape", [(0, 4), (3, 0), (0, 0), (1, 4), (4, 1)])
+@pytest.mark.parametrize("values", [1.5, numpy.array([2, 3], "uint32")])
+def test_setdiag_empty_and_thin_shapes(fmt, shape, values):
+    n, kk = _setdiag_both(fmt, "array", numpy.zeros(shape), "int16")
+    n.setdiag(values)
+    kk.setdiag(kumo.asarray(values) if isinstance(values, numpy.ndarray) else values)
+    same(n, kk)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_setdiag_bool_duplicates(fmt):
+    # Duplicates on the diagonal are summed as bools first (CSR/CSC); elsewhere they add in the new dtype.
+    row, col = numpy.array([0, 0, 1, 1, 2]), numpy.array([0, 0, 2, 2, 1])
+    data = numpy.ones(5, bool)
+    n = getattr(sps, f"{fmt}_matrix")((data, (row, col)), shape=(3, 4)) if fmt == "coo" else \
+        getattr(sps, f"{fmt}_matrix")(sps.coo_matrix((data, (row, col)), shape=(3, 4)))
+    kk = getattr(ks, f"{fmt}_matrix")((kumo.asarray(data), (kumo.asarray(row), kumo.asarray(col))), shape=(3, 4)) \
+        if fmt == "coo" else getattr(ks, f"{fmt}_matrix")(ks.coo_matrix(
+            (kumo.asarray(data), (kumo.asarray(row), kumo.asarray(col))), shape=(3, 4)))
+    vals = numpy.array([2, 3, 4], "int64")
+    n.setdiag(vals)
+    kk.setdiag(kumo.asarray(vals))
+    same(n, kk)
+
+
+@pytest.mark.parametrize("k", [5, -3, 6])
+def test_setdiag_k_out_of_range(k):
+    n, kk = _setdiag_both("csr", "array", SETDIAG_DENSE, "float64")
+    with pytest.raises(ValueError):
+        n.setdiag(1.0, k)
+    with pytest.raises(ValueError):
+        kk.setdiag(1.0, k)

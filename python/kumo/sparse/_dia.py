@@ -5,22 +5,44 @@ import operator
 
 import numpy
 
-from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _is_scalar, _is_scipy_sparse, _shape_arg,
-                               _sp, _spbase, sparray, spmatrix)
+from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _convert, _is_scalar, _is_scipy_sparse,
+                               _shape_arg, _sp, _spbase, sparray, spmatrix)
+from kumo.sparse._ops import _CompareMixin, _MethodsMixin
 
 _FORMAT_OF[_sp.Dia] = "dia"
 _VALUE_OPS[_sp.Dia] = (lambda m: _sp.make_dia(m.data.copy(), m.offsets.copy(), m.shape),
                        lambda m, data: _sp.make_dia(data, m.offsets, m.shape))
 
 
-def _absent(self):
-    raise AttributeError(f"'{type(self).__name__}' object has no canonical form methods (as SciPy's DIA)")
+def _absent(name):
+    def get(self):
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}' (as SciPy's DIA)")
+    return property(get)
 
 
-class _dia_base(_spbase):
+class _dia_base(_CompareMixin, _MethodsMixin, _spbase):
+    """DIA: the reductions, comparisons, maximum/minimum, nonzero and reshape go through the CSR/COO forms
+    (CSR, COO or dense results, as SciPy's); the elementwise functions, abs, round and power act on the
+    stored diagonals and stay DIA."""
+
     format = "dia"
-    # SciPy's DIA has neither; hasattr() must say so.
-    sum_duplicates = eliminate_zeros = property(_absent)
+    # SciPy's DIA has no canonical form methods and no max/min/arg reductions; hasattr() must say so.
+    sum_duplicates = _absent("sum_duplicates")
+    eliminate_zeros = _absent("eliminate_zeros")
+    max = _absent("max")
+    min = _absent("min")
+    nanmax = _absent("nanmax")
+    nanmin = _absent("nanmin")
+    argmax = _absent("argmax")
+    argmin = _absent("argmin")
+
+    def _summed(self):
+        # SciPy's DIA offsets are distinct: the stored diagonals have no duplicates to sum.
+        return self._m
+
+    def _entries(self):
+        """The C++ CSR value of the entries inside the matrix (the reductions' input)."""
+        return _convert(self._m, "csr")
 
     def _value_from_tuple(self, arg1, shape):
         if len(arg1) == 2 and all(isinstance(x, numbers.Integral) for x in arg1):

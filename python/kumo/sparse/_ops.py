@@ -103,6 +103,11 @@ class _MethodsMixin:
         """The C++ value with its duplicates summed (BSR overrides: its blocks are summed through CSR)."""
         return _sp.sum_duplicates(self._m)
 
+    def _entries(self):
+        """The C++ value whose stored values are the matrix's entries (DIA overrides: its data holds places
+        outside the matrix too)."""
+        return self._m
+
     def _reducible(self):
         """The C++ value the reductions take: COO, CSR or CSC (BSR through CSR)."""
         return self._m if isinstance(self._m, (_sp.Coo, _sp.Csr, _sp.Csc)) else _convert(self._m, "csr")
@@ -146,7 +151,7 @@ class _MethodsMixin:
         kumo = _kumo()
         acc = _sum_dtype(self.dtype)
         # bool duplicates add as NumPy's bools (logical or) before the integer sum, as SciPy's.
-        base = self._m
+        base = self._entries()
         if self.dtype == numpy.bool_:
             base = _sp.sum_duplicates(base if self.format in ("coo", "csr", "csc") else _convert(base, "csr"))
         if axis is None:
@@ -258,27 +263,84 @@ class _MethodsMixin:
         return kumo.extract(keep, coo.row), kumo.extract(keep, coo.col)
 
     def setdiag(self, values, k=0):
-        """Sets diagonal k to values (a scalar, or one value per place from the start)."""
+        """Sets diagonal k to values (a scalar, or one value per place from the start; extra values are
+        ignored), as SciPy's: the values are cast as NumPy casts them (unsafe, ComplexWarning for complex to
+        real); where new entries are stored (COO: always, for an array of values), a CSR/CSC/COO matrix
+        takes the promoted dtype of its data and the values, as SciPy's concatenation does. DIA keeps its
+        dtype; an empty CSR/CSC/BSR matrix is left as it is."""
         if self._vec:
             raise ValueError("setdiag requires two dimensions")
         rows, cols = self.shape
-        k = operator.index(k)
-        if k <= -rows or k >= cols:
+        if (k > 0 and k >= cols) or (k < 0 and -k >= rows):
             raise ValueError("k exceeds array dimensions")
-        values = numpy.asarray(_kumo().asnumpy(values) if hasattr(values, "__dlpack__")
-                               and not isinstance(values, numpy.ndarray) else values, dtype=self.dtype)
-        length = min(rows + k, cols) if k < 0 else min(rows, cols - k)
-        if values.ndim > 0:
-            length = min(length, values.size)
-            values = values.reshape(-1)[:length]
-        else:
-            values = numpy.full(length, values)
+        k = operator.index(k)
+        kumo = _kumo()
+        if hasattr(values, "__dlpack__") and not isinstance(values, (numpy.ndarray, numpy.generic)):
+            values = kumo.asnumpy(values)
+        values = numpy.asarray(values)
+        broadcast = values.ndim == 0
+        length = max(min(rows + k, cols) if k < 0 else min(rows, cols - k), 0)
+        given = None if broadcast else len(values)
+        if not broadcast:
+            length = min(length, len(values))
+            values = values[:length]
+        fmt = self.format
+        sum_first = False
+        if fmt in ("csr", "csc", "bsr"):
+            if 0 in self.shape:
+                return
+            x = numpy.asarray(values, dtype=self.dtype)  # NumPy's cast and warnings, as SciPy's
+            if x.size == 0 or length == 0:
+                return
+            target = self.dtype
+            if not broadcast and values.dtype != self.dtype:
+                # SciPy keeps the dtype when every place is stored already (or very few are new); else its
+                # COO route concatenates the data with the values. It sums the duplicates first (in the old
+                # dtype) only when a place on the diagonal has some.
+                def stored_on(m):
+                    coo = _sp.tocoo(m)
+                    on = (coo.col - coo.row == k) & ((coo.row if k >= 0 else coo.col) < length)
+                    return int(kumo.count_nonzero(on))
+                as_csr = _convert(self._m, "csr")
+                m = _sp.sum_duplicates(as_csr)
+                stored = stored_on(m)
+                new = length - stored
+                if new and not new < (m.nnz if stored != stored_on(as_csr) else as_csr.nnz) * 0.001:
+                    target = numpy.result_type(self.dtype, values.dtype)
+                    sum_first = stored != stored_on(as_csr)
+            x = numpy.asarray(values, dtype=target)
+        elif fmt == "coo":
+            if given == 0:
+                return
+            target = self.dtype if broadcast else numpy.result_type(self.dtype, values.dtype)
+            x = numpy.empty(length, dtype=target)
+            x[:] = values  # NumPy's cast and warnings, as SciPy's
+        else:  # dia: the values go into its data
+            target = self.dtype
+            x = numpy.empty(length, dtype=target)
+            x[:] = values
+        if length == 0:
+            if target != self.dtype:
+                self._m = _sp.astype(self._m, target)
+            return
+        if broadcast:
+            x = numpy.broadcast_to(x.reshape(-1)[:1] if x.size else x, (length,))
         i = numpy.arange(length, dtype=numpy.int64) + max(-k, 0)
         j = numpy.arange(length, dtype=numpy.int64) + max(k, 0)
-        asarray = _kumo().asarray
-        m = _sp.tocsr(self._m) if self.format == "coo" else self._m
-        out = _sp.set_entries(m, asarray(i), asarray(j), asarray(numpy.ascontiguousarray(values)))
-        self._m = _sp.tocoo(out) if self.format == "coo" else out
+        m = self._m
+        if m.dtype != target:
+            # SciPy sums CSR/CSC duplicates in the old dtype first, COO's in the new one (they matter for bool).
+            if fmt != "coo" and sum_first:
+                m = _sp.sum_duplicates(m if fmt in ("csr", "csc") else _convert(m, "csr"))
+            m = _sp.astype(m, target)
+        if fmt not in ("csr", "csc"):
+            m = _convert(m, "csr")
+        out = _sp.set_entries(m, kumo.asarray(i), kumo.asarray(j), kumo.asarray(numpy.ascontiguousarray(x)))
+        if fmt == "bsr":
+            out = _sp.tobsr(out, self.blocksize)
+        elif fmt not in ("csr", "csc"):
+            out = _convert(out, fmt)
+        self._m = out
 
     def reshape(self, *args, shape=None, order="C", copy=False):
         """The same entries in an array of another shape of the same size, in C or F order (a COO result, as
@@ -340,7 +402,8 @@ class _MethodsMixin:
                               "dense matrix.", SparseEfficiencyWarning, stacklevel=3)
                 dense = kumo.full(self.shape, other, dtype=numpy.result_type(self.dtype, other))
                 r = self._elementwise(self._sibling(fmt)(dense), getattr(_sp, name), fmt)
-                return r.tocoo() if self.format == "coo" else r  # SciPy keeps COO here (only)
+                # SciPy: this class again (a COO or DIA one too), made from the dense result.
+                return r if r.format == self.format else r.asformat(self.format)
             m = _sp.sum_duplicates(_convert(self._m, fmt))
             return self._make(fmt, _with_data(m, getattr(kumo, name)(m.data, other)))
         if isinstance(other, _spbase) or _is_scipy_sparse(other):

@@ -335,14 +335,6 @@ BINARY = ("add", "radd", "sub", "rsub", "mul", "rmul", "rmul_dense", "multiply",
 
 # kumo defects (each in FINDINGS.md with a reproducer; delete an entry once fixed).
 GLOBAL_KNOWN = [
-    ("DIA lacks most of SciPy's methods (sum, mean, trace, nonzero, setdiag, the elementwise functions, power, "
-     "round, maximum/minimum, comparisons, reshape): AttributeError/TypeError (python/kumo/sparse/_dia.py)",
-     lambda c: c.first is not None and c.first.fmt == "dia" and (
-         (c.k is not None and c.k.exc is not None and ("dia_" in str(c.k.exc)))
-         or (c.cls == "wrong_type" and "builtins.bool" in (c.detail or "")))),
-    ("setdiag differs from SciPy: 'k exceeds array dimensions' for offsets SciPy accepts on empty/thin shapes, "
-     "the dtype after assigning values of another kind, complex or out-of-range values into integer matrices "
-     "(python/kumo/sparse/_ops.py setdiag)", rows("setdiag")),
     ("splu(A).solve(b) casts b to the factor's dtype where SciPy raises TypeError (no safe cast): "
      "python/kumo/sparse/linalg/_dsolve.py SuperLU.solve", both(rows("splu_solve"), outcome("returned_not_raised"))),
     ("result format of binary operations with mixed formats differs (DIA/BSR with others: SciPy keeps BSR, "
@@ -409,13 +401,16 @@ SCIPY_DIVERGES = [
                                                                                                "_M_default_append")),
     ("SciPy: spsolve with a sparse b of no columns fails inside (ValueError 'need at least one array')",
      scipy_exc("ValueError", "need at least one array")),
-    ("SciPy: BSR setdiag fails with AttributeError '_swap'", scipy_exc("AttributeError", "_swap")),
+    ("SciPy: BSR setdiag fails with AttributeError '_swap' (kumo sets the diagonal through CSR)", scipy_exc("AttributeError", "_swap")),
     ("SciPy: sparse arrays have no unary + (TypeError); kumo's returns a copy", both(rows("pos"),
                                                                                      scipy_exc("TypeError"))),
     ("SciPy: indexing that makes a 3-d COO array (kumo: IndexError, docs/sparse.md)",
      both(rows("getitem"), kumo_exc("IndexError", text=">2D"))),
-    ("SciPy: DIA accepts float16 (kumo rejects float16 in every format, docs/sparse.md)",
-     both(rows("ctor_float16"), kumo_exc("ValueError", text="float16"))),
+    ("SciPy: DIA accepts float16, also as the result of elementwise functions of bool/int8 DIA (kumo rejects "
+     "float16 in every format, docs/sparse.md)",
+     both(kumo_exc("ValueError", text="float16"), lambda c: c.call.row.name == "ctor_float16" or (
+         c.n is not None and c.n.exc is None and getattr(c.n.result, "format", None) == "dia"
+         and getattr(c.n.result, "dtype", None) == numpy.float16))),
 ]
 
 
