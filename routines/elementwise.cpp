@@ -151,13 +151,15 @@ bool quiet_on_nan(const kernels::Ufunc& u) {
 }  // namespace
 
 AliasedNan aliased_input_nan(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, const Array* outputs) {
-  if (quiet_on_nan(u)) return AliasedNan::kNone;
+  // Pointer comparisons first: this runs on every call, and nearly every
+  // call has no output that is an input.
   AliasedNan state = AliasedNan::kNone;
   for (int i = 0; i < n_inputs; ++i) {
     const Operand& op = inputs[i];
     if (op.is_scalar || !is_floating(op.array().dtype()) || op.array().size() == 0) continue;
     for (int k = 0; k < u.nout(); ++k) {
       if (!outputs[k].defined() || outputs[k].memory() != op.array().memory()) continue;
+      if (quiet_on_nan(u)) return AliasedNan::kNone;
       if (any(isnan(op.array())).item<bool>()) return AliasedNan::kNan;
       state = AliasedNan::kNoNan;
       break;

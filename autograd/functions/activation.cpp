@@ -249,11 +249,6 @@ Variable softmax(const Variable& x, int64_t axis) {
   return exp(x - logsumexp_keepdims(x, a));
 }
 
-}  // namespace autograd
-}  // namespace kumo
-
-namespace kumo {
-namespace autograd {
 namespace {
 
 void require_float(const Variable& x, const char* fn) {

@@ -186,11 +186,6 @@ Variable transpose(const Variable& x, const std::vector<int64_t>& axes) {
   return one(std::make_shared<Transpose>(axes), x);
 }
 
-}  // namespace autograd
-}  // namespace kumo
-
-namespace kumo {
-namespace autograd {
 namespace {
 
 IndexItem all() { return IndexItem::slice(std::nullopt, std::nullopt, 1); }

@@ -120,11 +120,6 @@ Variable linear(const Variable& x, const Variable& W, const Variable& b) {
   return matmul(x2, transpose(W)) + b;  // a bias of another shape broadcasts as NumPy would
 }
 
-}  // namespace autograd
-}  // namespace kumo
-
-namespace kumo {
-namespace autograd {
 namespace {
 
 Variable constant(Array a) { return Variable(std::move(a), false); }

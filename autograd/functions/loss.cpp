@@ -110,11 +110,6 @@ Variable softmax_cross_entropy(const Variable& x, const Array& t, const SoftmaxC
   return sum(per_position) / Variable(count, false);
 }
 
-}  // namespace autograd
-}  // namespace kumo
-
-namespace kumo {
-namespace autograd {
 namespace {
 
 void require_floating(const Variable& v, const std::string& who, const std::string& what) {

@@ -172,11 +172,6 @@ Variable rsqrt(const Variable& x) { return run(kRsqrt, x); }
 Variable floor(const Variable& x) { return run(kFloor, x); }
 Variable ceil(const Variable& x) { return run(kCeil, x); }
 
-}  // namespace autograd
-}  // namespace kumo
-
-namespace kumo {
-namespace autograd {
 namespace {
 
 constexpr double kTwoOverSqrtPi = 1.1283791670955126;
