@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/function_node.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
@@ -251,12 +252,6 @@ Variable softmax(const Variable& x, int64_t axis) {
 
 namespace {
 
-void require_float(const Variable& x, const char* fn) {
-  if (!x.defined()) throw TypeError(std::string(fn) + ": an input is None");
-  if (!is_floating(x.dtype()))
-    throw TypeError(std::string(fn) + ": expected a floating-point array, got " + dtype_name(x.dtype()));
-}
-
 // The shape a per-channel parameter p (shape x.shape[1:1 + p.ndim]) takes to
 // broadcast against x: (1, *p.shape, 1, ...).
 Shape channel_shape(const Variable& x, const Variable& p, const char* fn) {
@@ -361,7 +356,7 @@ const fused::ParameterActivation kSwish{
 }  // namespace
 
 Variable celu(const Variable& x, double alpha) {
-  require_float(x, "celu");
+  require_floating(x, "celu", "x");
   if (alpha == 0) throw ValueError("celu: alpha must not be 0");
   if (fused_input(x)) return fused::apply_unary(kCelu, x, alpha);
   // expm1 of min(x, 0): the unused branch stays finite, so its zero gradient stays zero.
@@ -370,7 +365,7 @@ Variable celu(const Variable& x, double alpha) {
 }
 
 Variable gelu(const Variable& x, bool approximate) {
-  require_float(x, "gelu");
+  require_floating(x, "gelu", "x");
   if (fused_input(x)) return fused::apply_unary(approximate ? kGeluTanh : kGelu, x);
   if (approximate) {
     // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
@@ -381,8 +376,8 @@ Variable gelu(const Variable& x, bool approximate) {
 }
 
 Variable prelu(const Variable& x, const Variable& W) {
-  require_float(x, "prelu");
-  require_float(W, "prelu");
+  require_floating(x, "prelu", "x");
+  require_floating(W, "prelu", "W");
   Shape s = channel_shape(x, W, "prelu");
   if (fused_input(x) && x.dtype() == W.dtype()) return fused::apply_parameter(kPrelu, x, W, s);
   Variable w = reshape(W, s);
@@ -390,7 +385,7 @@ Variable prelu(const Variable& x, const Variable& W) {
 }
 
 Variable maxout(const Variable& x, int64_t pool_size, int64_t axis) {
-  require_float(x, "maxout");
+  require_floating(x, "maxout", "x");
   if (pool_size <= 0)
     throw ValueError("maxout: pool_size must be a positive integer, got " + std::to_string(pool_size));
   const int a = normalize_axis(axis, x.ndim());
@@ -411,14 +406,14 @@ Variable maxout(const Variable& x, int64_t pool_size, int64_t axis) {
 }
 
 Variable crelu(const Variable& x, int64_t axis) {
-  require_float(x, "crelu");
+  require_floating(x, "crelu", "x");
   const int a = normalize_axis(axis, x.ndim());
   return concat({relu(x), relu(neg(x))}, a);
 }
 
 Variable swish(const Variable& x, const Variable& beta) {
-  require_float(x, "swish");
-  require_float(beta, "swish");
+  require_floating(x, "swish", "x");
+  require_floating(beta, "swish", "beta");
   Shape s = channel_shape(x, beta, "swish");
   if (fused_input(x) && x.dtype() == beta.dtype()) return fused::apply_parameter(kSwish, x, beta, s);
   Variable b = reshape(beta, s);

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <string>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/function_node.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/combine.h"
@@ -302,11 +303,6 @@ void require_nonempty(const std::vector<Variable>& xs, const char* who) {
   if (xs.empty()) throw ValueError(std::string(who) + ": need at least one array to concatenate");
 }
 
-void require_floating(const Variable& x, const char* who) {
-  if (!is_floating(x.dtype()))
-    throw TypeError(std::string(who) + ": expected a floating-point input, got " + dtype_repr(x.dtype()));
-}
-
 // Source coordinates of out_size output pixels over in_size input pixels.
 std::vector<double> source_coords(int64_t out_size, int64_t in_size, bool align_corners) {
   std::vector<double> v(static_cast<size_t>(out_size));
@@ -535,7 +531,7 @@ Variable diagonal(const Variable& x, int64_t offset, int64_t axis1, int64_t axis
 }
 
 Variable depth2space(const Variable& X, int64_t r) {
-  require_floating(X, "depth2space");
+  require_floating(X, "depth2space", "X");
   if (X.ndim() != 4) throw ValueError("depth2space: X must be 4-d (N, C, H, W), got shape " + X.shape().to_string());
   if (r <= 0 || X.shape()[1] % (r * r) != 0)
     throw ValueError("depth2space: the channels (" + std::to_string(X.shape()[1]) +
@@ -549,7 +545,7 @@ Variable depth2space(const Variable& X, int64_t r) {
 }
 
 Variable space2depth(const Variable& X, int64_t r) {
-  require_floating(X, "space2depth");
+  require_floating(X, "space2depth", "X");
   if (X.ndim() != 4) throw ValueError("space2depth: X must be 4-d (N, C, H, W), got shape " + X.shape().to_string());
   if (r <= 0 || X.shape()[2] % r != 0 || X.shape()[3] % r != 0)
     throw ValueError("space2depth: height and width (" + std::to_string(X.shape()[2]) + ", " +
@@ -564,7 +560,7 @@ Variable space2depth(const Variable& X, int64_t r) {
 
 Variable resize_images(const Variable& x, std::pair<int64_t, int64_t> output_shape, const std::string& mode,
                        bool align_corners) {
-  require_floating(x, "resize_images");
+  require_floating(x, "resize_images", "x");
   if (x.ndim() != 4) throw ValueError("resize_images: x must be 4-d (N, C, H, W), got shape " + x.shape().to_string());
   if (mode != "bilinear" && mode != "nearest")
     throw ValueError("resize_images: mode must be 'bilinear' or 'nearest', got '" + mode + "'");

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/function_node.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
@@ -21,11 +22,6 @@ std::vector<int64_t> spatial(const Shape& s, size_t from, size_t nd) {
   std::vector<int64_t> v;
   for (size_t a = 0; a < nd; ++a) v.push_back(s[static_cast<int>(from + a)]);
   return v;
-}
-
-void require_floating(const char* who, const char* what, const Variable& v) {
-  if (v.defined() && !is_floating(v.dtype()))
-    throw TypeError(std::string(who) + ": " + what + " must be floating, got " + dtype_name(v.dtype()));
 }
 
 class Im2col : public FunctionNode {
@@ -77,8 +73,8 @@ size_t check_ranks(const char* who, const Variable& x, const Variable& W, int wa
   if (want_nd > 0 && x.ndim() != want_nd + 2)
     throw ValueError(std::string(who) + ": x must be " + std::to_string(want_nd + 2) + "-d, got shape " +
                      x.shape().to_string());
-  require_floating(who, "x", x);
-  require_floating(who, "W", W);
+  require_floating(x, who, "x");
+  require_floating(W, who, "W");
   return static_cast<size_t>(x.ndim() - 2);
 }
 
@@ -199,7 +195,7 @@ Variable conv_impl(const char* who, int want_nd, const Variable& x, const Variab
                    const std::vector<int64_t>& stride, const std::vector<int64_t>& pad, bool cover_all,
                    const std::vector<int64_t>& dilate, int64_t groups) {
   check_ranks(who, x, W, want_nd);
-  require_floating(who, "b", b);
+  if (b.defined()) require_floating(b, who, "b");
   const ConvGeometry g = conv_geometry(x.shape(), W.shape(), stride, pad, dilate, groups, cover_all, who);
   check_bias(who, b, g.out_channels);
   return conv_forward_var(x, W, b, g);
@@ -211,7 +207,7 @@ Variable deconv_impl(const char* who, int want_nd, const Variable& x, const Vari
                      const std::vector<int64_t>& stride0, const std::vector<int64_t>& pad0,
                      const std::vector<int64_t>& outsize0, const std::vector<int64_t>& dilate0, int64_t groups) {
   const size_t nd = check_ranks(who, x, W, want_nd);
-  require_floating(who, "b", b);
+  if (b.defined()) require_floating(b, who, "b");
   const auto stride = conv_per_axis(who, "stride", stride0, nd, 1, 1);
   const auto pad = conv_per_axis(who, "pad", pad0, nd, 0, 0);
   const auto dilate = conv_per_axis(who, "dilate", dilate0, nd, 1, 1);

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/function_node.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
@@ -123,12 +124,6 @@ Variable linear(const Variable& x, const Variable& W, const Variable& b) {
 namespace {
 
 Variable constant(Array a) { return Variable(std::move(a), false); }
-
-void require_float(const Variable& x, const char* fn) {
-  if (!x.defined()) throw TypeError(std::string(fn) + ": an input is None");
-  if (!is_floating(x.dtype()))
-    throw TypeError(std::string(fn) + ": expected a floating-point array, got " + dtype_name(x.dtype()));
-}
 
 void require_ndim(const Variable& x, int ndim, const char* fn) {
   if (x.ndim() != ndim)
@@ -421,38 +416,38 @@ class Einsum : public FunctionNode {
 }  // namespace
 
 Variable det(const Variable& a) {
-  require_float(a, "det");
+  require_floating(a, "det", "a");
   require_ndim(a, 2, "det");
   return autograd::apply(std::make_shared<Det>(), {a})[0];
 }
 
 Variable batch_det(const Variable& a) {
-  require_float(a, "batch_det");
+  require_floating(a, "batch_det", "a");
   require_ndim(a, 3, "batch_det");
   return autograd::apply(std::make_shared<Det>(), {a})[0];
 }
 
 Variable inv(const Variable& a) {
-  require_float(a, "inv");
+  require_floating(a, "inv", "a");
   require_ndim(a, 2, "inv");
   return inv_any(a);
 }
 
 Variable batch_inv(const Variable& a) {
-  require_float(a, "batch_inv");
+  require_floating(a, "batch_inv", "a");
   require_ndim(a, 3, "batch_inv");
   return inv_any(a);
 }
 
 Variable cholesky(const Variable& a) {
-  require_float(a, "cholesky");
+  require_floating(a, "cholesky", "a");
   if (a.ndim() < 2) throw ValueError("cholesky: expected a matrix, got shape " + a.shape().to_string());
   return autograd::apply(std::make_shared<Cholesky>(), {a})[0];
 }
 
 Variable solve(const Variable& a, const Variable& b) {
-  require_float(a, "solve");
-  require_float(b, "solve");
+  require_floating(a, "solve", "a");
+  require_floating(b, "solve", "b");
   if (a.ndim() < 2) throw ValueError("solve: a must be at least 2-d, got shape " + a.shape().to_string());
   if (b.ndim() == 1) {
     // NumPy 2: a 1-d b is one vector (for every matrix of a batch).
@@ -466,7 +461,7 @@ Variable solve(const Variable& a, const Variable& b) {
 
 Variable einsum(const std::string& subscripts, const std::vector<Variable>& operands) {
   if (operands.empty()) throw ValueError("einsum: no operands given");
-  for (const Variable& x : operands) require_float(x, "einsum");
+  for (const Variable& x : operands) require_floating(x, "einsum", "an operand");
   return autograd::apply(std::make_shared<Einsum>(parse_einsum(subscripts, operands)), operands)[0];
 }
 
@@ -514,9 +509,9 @@ Variable bilinear(const Variable& e1, const Variable& e2, const Variable& W, con
                   const Variable& b) {
   const int given = V1.defined() + V2.defined() + b.defined();
   if (given != 0 && given != 3) throw ValueError("bilinear: V1, V2 and b must be all given or all None");
-  require_float(e1, "bilinear");
-  require_float(e2, "bilinear");
-  require_float(W, "bilinear");
+  require_floating(e1, "bilinear", "e1");
+  require_floating(e2, "bilinear", "e2");
+  require_floating(W, "bilinear", "W");
   if (e1.ndim() < 1 || e2.ndim() < 1) throw ValueError("bilinear: e1 and e2 need a batch axis");
   if (W.ndim() != 3) throw ValueError("bilinear: W must be 3-d (J, K, L), got shape " + W.shape().to_string());
   const int64_t n = e1.shape()[0];

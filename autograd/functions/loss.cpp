@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/functions/activation.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
@@ -111,11 +112,6 @@ Variable softmax_cross_entropy(const Variable& x, const Array& t, const SoftmaxC
 }
 
 namespace {
-
-void require_floating(const Variable& v, const std::string& who, const std::string& what) {
-  if (!is_floating(v.dtype()))
-    throw TypeError(who + ": " + what + " must be of a floating dtype, got " + dtype_name(v.dtype()));
-}
 
 void require_labels(const Array& t, const std::string& who) {
   if (!is_integer(t.dtype()))

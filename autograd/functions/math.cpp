@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/function_node.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
@@ -180,13 +181,6 @@ constexpr double kSqrtPiOverTwo = 0.886226925452758;
 
 Array as_dtype(const Array& a, Dtype d) { return a.dtype() == d ? a : a.astype(d); }
 
-// Chainer's functions take floating-point data only.
-void require_float(const Variable& x, const char* fn) {
-  if (!x.defined()) throw TypeError(std::string(fn) + ": an input is None");
-  if (!is_floating(x.dtype()))
-    throw TypeError(std::string(fn) + ": expected a floating-point array, got " + dtype_name(x.dtype()));
-}
-
 // One differentiable unary function: its forward on arrays and its gradient
 // from the retained input (or output) and the output's gradient.
 class Unary : public FunctionNode {
@@ -215,7 +209,7 @@ class Unary : public FunctionNode {
 };
 
 Variable unary(const char* label, const Variable& x, Unary::Forward f, Unary::Gradient g, bool needs_output) {
-  require_float(x, label);
+  require_floating(x, label, "x");
   return autograd::apply(std::make_shared<Unary>(label, std::move(f), std::move(g), needs_output), {x})[0];
 }
 
@@ -451,45 +445,45 @@ Variable digamma(const Variable& x) {
 }
 
 Variable polygamma(const Array& n, const Variable& x) {
-  require_float(x, "polygamma");
+  require_floating(x, "polygamma", "x");
   if (!is_integer(n.dtype()))
     throw TypeError(std::string("polygamma: n must be integers, got ") + dtype_name(n.dtype()));
   return autograd::apply(std::make_shared<Polygamma>(n), {x})[0];
 }
 
 Variable arctan2(const Variable& x1, const Variable& x2) {
-  require_float(x1, "arctan2");
-  require_float(x2, "arctan2");
+  require_floating(x1, "arctan2", "x1");
+  require_floating(x2, "arctan2", "x2");
   return autograd::apply(std::make_shared<Arctan2>(), {x1, x2})[0];
 }
 
 Variable fmod(const Variable& x, const Variable& divisor) {
-  require_float(x, "fmod");
-  require_float(divisor, "fmod");
+  require_floating(x, "fmod", "x");
+  require_floating(divisor, "fmod", "divisor");
   return autograd::apply(std::make_shared<Fmod>(), {x, divisor})[0];
 }
 
 Variable prod(const Variable& x, const Axes& axes, bool keepdims) {
-  require_float(x, "prod");
+  require_floating(x, "prod", "x");
   return autograd::apply(std::make_shared<Prod>(axes, keepdims), {x})[0];
 }
 
 Variable cumsum(const Variable& x, std::optional<int64_t> axis) {
-  require_float(x, "cumsum");
+  require_floating(x, "cumsum", "x");
   if (!axis) return cumsum(reshape(x, Shape{x.size()}), 0);
   return autograd::apply(std::make_shared<Cumsum>(normalize_axis(*axis, x.ndim())), {x})[0];
 }
 
 Variable cumprod(const Variable& x, std::optional<int64_t> axis) {
-  require_float(x, "cumprod");
+  require_floating(x, "cumprod", "x");
   if (!axis) return cumprod(reshape(x, Shape{x.size()}), 0);
   return autograd::apply(std::make_shared<Cumprod>(normalize_axis(*axis, x.ndim())), {x})[0];
 }
 
 Variable average(const Variable& x, const Axes& axes, const Variable& weights, bool keepdims) {
-  require_float(x, "average");
+  require_floating(x, "average", "x");
   if (!weights.defined()) return mean(x, axes, keepdims);
-  require_float(weights, "average");
+  require_floating(weights, "average", "weights");
   Variable w = weights;
   if (axes.is_all()) {
     if (w.shape() != x.shape())
@@ -509,24 +503,24 @@ Variable average(const Variable& x, const Axes& axes, const Variable& weights, b
 }
 
 Variable argmax(const Variable& x, std::optional<int64_t> axis) {
-  require_float(x, "argmax");
+  require_floating(x, "argmax", "x");
   return constant(kumo::argmax(x.array(), axis));
 }
 
 Variable argmin(const Variable& x, std::optional<int64_t> axis) {
-  require_float(x, "argmin");
+  require_floating(x, "argmin", "x");
   return constant(kumo::argmin(x.array(), axis));
 }
 
 Variable squared_difference(const Variable& x1, const Variable& x2) {
-  require_float(x1, "squared_difference");
-  require_float(x2, "squared_difference");
+  require_floating(x1, "squared_difference", "x1");
+  require_floating(x2, "squared_difference", "x2");
   Variable d = x1 - x2;
   return d * d;
 }
 
 Variable batch_l2_norm_squared(const Variable& x) {
-  require_float(x, "batch_l2_norm_squared");
+  require_floating(x, "batch_l2_norm_squared", "x");
   if (x.ndim() < 2)
     throw ValueError("batch_l2_norm_squared: x must have at least 2 dimensions, got shape " + x.shape().to_string());
   const int64_t n = x.shape()[0];

@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/functions/activation.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/math.h"
@@ -54,11 +55,6 @@ random::Generator& generator_for(Device& device) {
 // Uniform [0, 1) numbers of x's shape on its device, float64 for float64
 // inputs and float32 otherwise (the generator draws those two).
 Dtype draw_dtype(Dtype d) { return d == Dtype::kFloat64 ? Dtype::kFloat64 : Dtype::kFloat32; }
-
-void require_floating(const Variable& v, const std::string& who, const std::string& what) {
-  if (!is_floating(v.dtype()))
-    throw TypeError(who + ": " + what + " must be of a floating dtype, got " + dtype_name(v.dtype()));
-}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/function_node.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
@@ -20,11 +21,6 @@
 namespace kumo {
 namespace autograd {
 namespace {
-
-void require_floating(const Variable& v, const std::string& who, const std::string& what) {
-  if (!is_floating(v.dtype()))
-    throw TypeError(who + ": " + what + " must be of a floating dtype, got " + dtype_name(v.dtype()));
-}
 
 // The reduced axes of a batch normalization (Chainer's rule when none are
 // given: axis 0 and every axis after gamma's), normalized and sorted.

@@ -4,6 +4,7 @@
 #include <random>
 #include <string>
 
+#include "autograd/functions/argument_checks.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/combine.h"
@@ -20,11 +21,6 @@ namespace autograd {
 namespace {
 
 IndexItem all() { return IndexItem::slice(std::nullopt, std::nullopt, 1); }
-
-void require_floating(const Variable& x, const std::string& who, const char* what) {
-  if (!is_floating(x.dtype()))
-    throw TypeError(who + ": " + what + " must be floating-point, got " + dtype_repr(x.dtype()));
-}
 
 // Rows [begin, end) of x.
 Variable rows(const Variable& x, int64_t begin, int64_t end) {
