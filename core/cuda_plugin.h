@@ -37,6 +37,11 @@ class CudaKernelBackend {
   // Include paths to the toolkit headers are added by the backend.
   virtual std::string compile(const std::string& source, const std::string& program_name, int arch,
                               const std::vector<std::string>& options) = 0;
+  // The same source through NVRTC for the virtual architecture
+  // compute_<arch>: the PTX text, without ptxas's cubin. What checking that a
+  // kernel compiles needs (KUMO_VERIFY_CUDA on a machine without a GPU).
+  virtual std::string compile_ptx(const std::string& source, const std::string& program_name, int arch,
+                                  const std::vector<std::string>& options) = 0;
   // e.g. "13.0"
   virtual std::string nvrtc_version() = 0;
   // Loads a cubin on a device and returns an opaque function handle

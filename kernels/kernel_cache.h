@@ -50,7 +50,7 @@ std::string get_cuda_cubin(const std::string& source, int arch, const std::vecto
 
 // KUMO_VERIFY_CUDA=1: every host kernel generated is also compiled for CUDA.
 bool verify_cuda_enabled();
-// Compiles (through the cache) for each verification architecture (sm_80, sm_90).
+// Compiles (through the cache) to PTX for compute_80: the source is valid CUDA C++.
 void verify_cuda_source(const std::string& source, const std::vector<std::string>& options);
 
 struct KernelCacheStats {

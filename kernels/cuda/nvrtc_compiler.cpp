@@ -211,55 +211,12 @@ class NvrtcKernelBackend final : public CudaKernelBackend {
   CompiledModule compile_module(const std::string& source, const std::string& program_name, int arch,
                                 const std::vector<std::string>& options,
                                 const std::vector<std::string>& name_expressions) override {
-    const std::vector<int> supported = nvrtc_supported_archs();
-    if (!supported.empty() && std::find(supported.begin(), supported.end(), arch) == supported.end()) {
-      std::string list;
-      for (int a : supported) list += (list.empty() ? "" : ", ") + std::to_string(a);
-      throw CompileError("NVRTC " + nvrtc_version() + " cannot compile '" + program_name + "' for sm_" +
-                       std::to_string(arch) + "; supported architectures: " + list);
-    }
+    return build(source, program_name, arch, options, name_expressions, /*ptx_only=*/false);
+  }
 
-    std::vector<std::string> all;
-    all.push_back("--gpu-architecture=sm_" + std::to_string(arch));
-    // The caller may pick its own language standard; NVRTC rejects two.
-    if (!has_option_prefix(options, {"-std=", "--std="})) all.emplace_back("-std=c++17");
-    all.emplace_back("-default-device");
-    if (const std::string& inc = toolkit_include_dir(); !inc.empty()) {
-      all.push_back("-I" + inc);
-      if (is_directory(inc + "/cccl")) all.push_back("-I" + inc + "/cccl");
-    }
-    all.insert(all.end(), options.begin(), options.end());
-    std::vector<const char*> argv;
-    argv.reserve(all.size());
-    for (const std::string& o : all) argv.push_back(o.c_str());
-
-    NvrtcProgram program(source, program_name);
-    for (const std::string& expr : name_expressions)
-      check_nvrtc(nvrtcAddNameExpression(program.get(), expr.c_str()), "nvrtcAddNameExpression", expr);
-    const nvrtcResult result = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
-    if (result != NVRTC_SUCCESS) {
-      std::string message = "NVRTC failed to compile '" + program_name + "' (" + nvrtcGetErrorString(result) +
-                            ")\noptions: " + join_options(all);
-      const std::string log = program.log();
-      message += log.empty() ? std::string("\n(no compiler log)") : "\n" + log;
-      throw CompileError(message);
-    }
-    size_t size = 0;
-    check_nvrtc(nvrtcGetCUBINSize(program.get(), &size), "nvrtcGetCUBINSize", program_name);
-    if (size == 0) throw CompileError("NVRTC produced no cubin for '" + program_name + "' (sm_" + std::to_string(arch) + ")");
-    std::string cubin(size, '\0');
-    check_nvrtc(nvrtcGetCUBIN(program.get(), cubin.data()), "nvrtcGetCUBIN", program_name);
-    CompiledModule out;
-    out.cubin = std::move(cubin);
-    for (const std::string& expr : name_expressions) {
-      const char* lowered = nullptr;
-      const nvrtcResult r = nvrtcGetLoweredName(program.get(), expr.c_str(), &lowered);
-      if (r != NVRTC_SUCCESS || lowered == nullptr)
-        throw CompileError("NVRTC has no lowered name for the name expression '" + expr + "' in '" + program_name +
-                           "' (" + nvrtcGetErrorString(r) + ")");
-      out.lowered_names.emplace_back(lowered);
-    }
-    return out;
+  std::string compile_ptx(const std::string& source, const std::string& program_name, int arch,
+                          const std::vector<std::string>& options) override {
+    return build(source, program_name, arch, options, {}, /*ptx_only=*/true).cubin;
   }
 
   std::pair<void*, size_t> load_global(int device, const std::string& image, const std::string& name) override {
@@ -373,6 +330,72 @@ class NvrtcKernelBackend final : public CudaKernelBackend {
   }
 
  private:
+  // NVRTC for sm_<arch> (a cubin) or, ptx_only, for the virtual
+  // architecture compute_<arch> (PTX text: the front end and NVVM without
+  // ptxas, about two thirds of the time).
+  CompiledModule build(const std::string& source, const std::string& program_name, int arch,
+                       const std::vector<std::string>& options, const std::vector<std::string>& name_expressions,
+                       bool ptx_only) {
+    const std::vector<int> supported = nvrtc_supported_archs();
+    if (!supported.empty() && std::find(supported.begin(), supported.end(), arch) == supported.end()) {
+      std::string list;
+      for (int a : supported) list += (list.empty() ? "" : ", ") + std::to_string(a);
+      throw CompileError("NVRTC " + nvrtc_version() + " cannot compile '" + program_name + "' for sm_" +
+                       std::to_string(arch) + "; supported architectures: " + list);
+    }
+
+    std::vector<std::string> all;
+    all.push_back((ptx_only ? "--gpu-architecture=compute_" : "--gpu-architecture=sm_") + std::to_string(arch));
+    // The caller may pick its own language standard; NVRTC rejects two.
+    if (!has_option_prefix(options, {"-std=", "--std="})) all.emplace_back("-std=c++17");
+    all.emplace_back("-default-device");
+    if (const std::string& inc = toolkit_include_dir(); !inc.empty()) {
+      all.push_back("-I" + inc);
+      if (is_directory(inc + "/cccl")) all.push_back("-I" + inc + "/cccl");
+    }
+    all.insert(all.end(), options.begin(), options.end());
+    std::vector<const char*> argv;
+    argv.reserve(all.size());
+    for (const std::string& o : all) argv.push_back(o.c_str());
+
+    NvrtcProgram program(source, program_name);
+    for (const std::string& expr : name_expressions)
+      check_nvrtc(nvrtcAddNameExpression(program.get(), expr.c_str()), "nvrtcAddNameExpression", expr);
+    const nvrtcResult result = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+    if (result != NVRTC_SUCCESS) {
+      std::string message = "NVRTC failed to compile '" + program_name + "' (" + nvrtcGetErrorString(result) +
+                            ")\noptions: " + join_options(all);
+      const std::string log = program.log();
+      message += log.empty() ? std::string("\n(no compiler log)") : "\n" + log;
+      throw CompileError(message);
+    }
+    size_t size = 0;
+    CompiledModule out;
+    if (ptx_only) {
+      check_nvrtc(nvrtcGetPTXSize(program.get(), &size), "nvrtcGetPTXSize", program_name);
+      std::string ptx(size, '\0');
+      check_nvrtc(nvrtcGetPTX(program.get(), ptx.data()), "nvrtcGetPTX", program_name);
+      if (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+      if (ptx.empty()) throw CompileError("NVRTC produced no PTX for '" + program_name + "' (compute_" + std::to_string(arch) + ")");
+      out.cubin = std::move(ptx);
+      return out;
+    }
+    check_nvrtc(nvrtcGetCUBINSize(program.get(), &size), "nvrtcGetCUBINSize", program_name);
+    if (size == 0) throw CompileError("NVRTC produced no cubin for '" + program_name + "' (sm_" + std::to_string(arch) + ")");
+    std::string cubin(size, '\0');
+    check_nvrtc(nvrtcGetCUBIN(program.get(), cubin.data()), "nvrtcGetCUBIN", program_name);
+    out.cubin = std::move(cubin);
+    for (const std::string& expr : name_expressions) {
+      const char* lowered = nullptr;
+      const nvrtcResult r = nvrtcGetLoweredName(program.get(), expr.c_str(), &lowered);
+      if (r != NVRTC_SUCCESS || lowered == nullptr)
+        throw CompileError("NVRTC has no lowered name for the name expression '" + expr + "' in '" + program_name +
+                           "' (" + nvrtcGetErrorString(r) + ")");
+      out.lowered_names.emplace_back(lowered);
+    }
+    return out;
+  }
+
   struct LoadedLibrary {
     std::string image;  // kept for exact comparison on hash collisions
     cudaLibrary_t handle = nullptr;

@@ -225,7 +225,7 @@ def test_report_first_use_latency(tmp_path):
 # Two processes start the same new kernel at the same moment (a file
 # barrier): one compiles it, the other waits for that compile and loads the
 # entry from disk. With KUMO_VERIFY_CUDA=1 the same holds for its NVRTC
-# compiles (sm_80 and sm_90) when the CUDA plugin is there.
+# compile (to PTX for compute_80) when the CUDA plugin is there.
 _RACER = textwrap.dedent("""
     import json, os, sys, time
     import numpy
@@ -276,5 +276,5 @@ def test_racing_processes_compile_a_kernel_once(tmp_path, verify_cuda):
     assert compiles >= 1 and sum(r["delta"]["disk_hits"] for r in runs) == compiles, runs
     assert sorted(r["delta"]["host_compiles"] for r in runs)[0] == 0, runs
     if verify_cuda == "1" and kumo._core.cuda.plugin_load_error() == "":
-        assert sum(r["delta"]["cuda_compiles"] for r in runs) == 2, runs  # sm_80 and sm_90, once
-        assert sum(r["delta"]["cuda_disk_hits"] for r in runs) == 2, runs
+        assert sum(r["delta"]["cuda_compiles"] for r in runs) == 1, runs  # compute_80 PTX, once
+        assert sum(r["delta"]["cuda_disk_hits"] for r in runs) == 1, runs
