@@ -6,13 +6,14 @@
 #include <utility>
 #include <vector>
 
-#include "autograd/functions/argument_checks.h"
 #include "autograd/function_node.h"
+#include "autograd/functions/argument_checks.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/combine.h"
 #include "autograd/functions/fused.h"
 #include "autograd/functions/math.h"
+#include "autograd/functions/unary_rule.h"
 #include "autograd/mode.h"
 #include "core/errors.h"
 #include "kernels/elementwise.h"
@@ -30,6 +31,27 @@ Variable constant(Array a) { return Variable(std::move(a), false); }
 Variable constant_like(const Variable& x, double v) { return Variable(full_like(x.array(), Scalar(v)), false); }
 // A 0/1 mask of x's dtype (a constant: the factor it stands for is piecewise constant).
 Variable mask(const Array& condition, const Variable& like) { return constant(condition.astype(like.dtype())); }
+
+// ---- sigmoid and relu: rows of the unary table (unary_rule.h) ----
+// sigmoid(x) = (1 + tanh(x / 2)) / 2: no overflow for large |x|. For
+// float32/float64 one fused kernel (fused.h's kag_sigmoid: 1 / (1 + e) or
+// e / (1 + e) with e = exp(-|x|), vectorizable); other dtypes follow NumPy's
+// promotion.
+Array sigmoid_forward(const Array& x) {
+  if (fused::fused_dtype(x.dtype())) {
+    const auto& spec = fused::elementwise("kumo_ag_Sigmoid_fwd", "T x", "T y", "y = kag_sigmoid(x)");
+    return fused::call(spec, {x})[0];
+  }
+  return kumo::add(kumo::multiply(kumo::tanh(kumo::multiply(x, 0.5)), 0.5), 0.5);
+}
+const UnaryRule kSigmoid{"Sigmoid", sigmoid_forward, UnaryRule::kOutput,
+                         [](const Variable& y, const Variable& gy) { return gy * y * (1.0 - y); },
+                         "gy * v * ((T)1 - v)"};
+const UnaryRule kRelu{"ReLU", [](const Array& x) { return kumo::maximum(x, Scalar(0)); }, UnaryRule::kOutput,
+                      [](const Variable& y, const Variable& gy) {
+                        return gy * constant(kumo::greater(y.array(), Scalar(0)).astype(y.dtype()));
+                      },
+                      "v > (T)0 ? gy : (T)0"};
 
 // ---- the fused activations: one kernel forward, one kernel backward ----
 // kag_* are fused.h's vectorizable exp, log, sigmoid (no overflow), log1p, expm1, -|x|.
@@ -187,6 +209,9 @@ bool fused_input(const Variable& x) { return x.defined() && fused::fused_dtype(x
 
 }  // namespace
 
+Variable sigmoid(const Variable& x) { return apply_unary_rule(kSigmoid, x); }
+Variable relu(const Variable& x) { return apply_unary_rule(kRelu, x); }
+
 Variable leaky_relu(const Variable& x, double slope) {
   if (fused_input(x)) return fused::apply_unary(kLeakyRelu, x, slope);
   Array factor = kumo::where(kumo::greater_equal(x.array(), Scalar(0)), Scalar(1.0), Scalar(slope)).astype(x.dtype());
@@ -265,7 +290,6 @@ Shape channel_shape(const Variable& x, const Variable& p, const char* fn) {
   while (static_cast<int>(s.size()) < x.ndim()) s.push_back(1);
   return s;
 }
-
 
 // ---- the fused forms: one kernel forward, one kernel backward ----
 
@@ -351,7 +375,6 @@ const fused::ParameterActivation kSwish{
       Variable d = s * (1.0 - s);
       return {gy * (s + p * x * d), sum_to(gy * x * x * d, p.shape())};
     }};
-
 
 }  // namespace
 

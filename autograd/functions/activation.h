@@ -14,6 +14,10 @@ Variable logsumexp(const Variable& x, int64_t axis = 1);
 Variable log_softmax(const Variable& x, int64_t axis = 1);
 Variable softmax(const Variable& x, int64_t axis = 1);
 
+// 1 / (1 + exp(-x)), without overflow.
+Variable sigmoid(const Variable& x);
+// max(x, 0).
+Variable relu(const Variable& x);
 // x for x >= 0, slope * x below.
 Variable leaky_relu(const Variable& x, double slope = 0.2);
 // x for x >= 0, alpha * (exp(x) - 1) below.

@@ -6,13 +6,14 @@
 #include <utility>
 #include <vector>
 
-#include "autograd/functions/argument_checks.h"
 #include "autograd/function_node.h"
+#include "autograd/functions/argument_checks.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/combine.h"
 #include "autograd/functions/fused.h"
 #include "autograd/functions/indexing.h"
+#include "autograd/functions/unary_rule.h"
 #include "autograd/mode.h"
 #include "core/errors.h"
 #include "routines/creation.h"
@@ -23,20 +24,6 @@
 namespace kumo {
 namespace autograd {
 namespace {
-
-// One differentiable unary elementwise function: its forward routine, which
-// of x and y its derivative needs, and the input's gradient from that value
-// and the output's gradient (written with differentiable functions).
-struct UnaryRule {
-  const char* label;
-  Array (*forward)(const Array& x);
-  enum Needs { kInput, kOutput } needs;
-  Variable (*gradient)(const Variable& x_or_y, const Variable& gy);
-  // The same gradient as one elementwise expression of v (x or y) and gy,
-  // used when the backward is not itself recorded (no double backprop):
-  // one kernel instead of a chain of them. Null: always use `gradient`.
-  const char* fused = nullptr;
-};
 
 // A constant (no gradient) array as a Variable.
 Variable constant(Array a) { return Variable(std::move(a), false); }
@@ -56,25 +43,6 @@ const UnaryRule kCos{"Cos", [](const Array& x) { return kumo::cos(x); }, UnaryRu
                      [](const Variable& x, const Variable& gy) { return neg(gy * sin(x)); }};
 const UnaryRule kTanh{"Tanh", [](const Array& x) { return kumo::tanh(x); }, UnaryRule::kOutput,
                       [](const Variable& y, const Variable& gy) { return gy * (1.0 - y * y); }, "gy * ((T)1 - v * v)"};
-// sigmoid(x) = (1 + tanh(x / 2)) / 2: no overflow for large |x|. For
-// float32/float64 one fused kernel (fused.h's kag_sigmoid: 1 / (1 + e) or
-// e / (1 + e) with e = exp(-|x|), vectorizable); other dtypes follow NumPy's
-// promotion.
-Array sigmoid_forward(const Array& x) {
-  if (fused::fused_dtype(x.dtype())) {
-    const auto& spec = fused::elementwise("kumo_ag_Sigmoid_fwd", "T x", "T y", "y = kag_sigmoid(x)");
-    return fused::call(spec, {x})[0];
-  }
-  return kumo::add(kumo::multiply(kumo::tanh(kumo::multiply(x, 0.5)), 0.5), 0.5);
-}
-const UnaryRule kSigmoid{"Sigmoid", sigmoid_forward, UnaryRule::kOutput,
-                         [](const Variable& y, const Variable& gy) { return gy * y * (1.0 - y); },
-                         "gy * v * ((T)1 - v)"};
-const UnaryRule kRelu{"ReLU", [](const Array& x) { return kumo::maximum(x, Scalar(0)); }, UnaryRule::kOutput,
-                      [](const Variable& y, const Variable& gy) {
-                        return gy * constant(kumo::greater(y.array(), Scalar(0)).astype(y.dtype()));
-                      },
-                      "v > (T)0 ? gy : (T)0"};
 const UnaryRule kAbsolute{"Absolute", [](const Array& x) { return kumo::absolute(x); }, UnaryRule::kInput,
                           [](const Variable& x, const Variable& gy) { return gy * constant(kumo::sign(x.array())); },
                           "v > (T)0 ? gy : (v < (T)0 ? -gy : (T)0)"};
@@ -109,43 +77,7 @@ Variable zero_gradient(const Variable& x, const Variable& gy) { return gy * cons
 const UnaryRule kFloor{"Floor", [](const Array& x) { return kumo::floor(x); }, UnaryRule::kInput, zero_gradient};
 const UnaryRule kCeil{"Ceil", [](const Array& x) { return kumo::ceil(x); }, UnaryRule::kInput, zero_gradient};
 
-// The fused kernel applies to float32/float64 with gy of v's dtype and shape
-// (float16 and mixed dtypes take the composed path).
-bool fusable(const Array& v, const Array& gy) {
-  return v.dtype() == gy.dtype() && (v.dtype() == Dtype::kFloat32 || v.dtype() == Dtype::kFloat64) &&
-         v.shape() == gy.shape();
-}
-
-Array fused_gradient(const UnaryRule& rule, const Array& v, const Array& gy) {
-  const auto& spec = fused::elementwise(std::string("kumo_ag_") + rule.label + "_grad", "T v, T gy", "T gx",
-                                        std::string("gx = ") + rule.fused);
-  return fused::call(spec, {v, gy})[0];
-}
-
-class UnaryFunction : public FunctionNode {
- public:
-  explicit UnaryFunction(const UnaryRule& rule) : rule_(rule) {}
-  std::string label() const override { return rule_.label; }
-  std::vector<Array> forward(const std::vector<Array>& x) override {
-    if (rule_.needs == UnaryRule::kInput)
-      retain_inputs({0});
-    else
-      retain_outputs({0});
-    return {rule_.forward(x[0])};
-  }
-  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
-    Variable v = rule_.needs == UnaryRule::kInput ? get_retained_inputs()[0] : get_retained_outputs()[0];
-    if (rule_.fused && !is_backprop_enabled() && fusable(v.array(), gy[0].array())) {
-      return {constant(fused_gradient(rule_, v.array(), gy[0].array()))};
-    }
-    return {rule_.gradient(v, gy[0])};
-  }
-
- private:
-  const UnaryRule& rule_;
-};
-
-Variable run(const UnaryRule& rule, const Variable& x) { return apply(std::make_shared<UnaryFunction>(rule), {x})[0]; }
+Variable run(const UnaryRule& rule, const Variable& x) { return apply_unary_rule(rule, x); }
 
 }  // namespace
 
@@ -156,8 +88,6 @@ Variable square(const Variable& x) { return run(kSquare, x); }
 Variable sin(const Variable& x) { return run(kSin, x); }
 Variable cos(const Variable& x) { return run(kCos, x); }
 Variable tanh(const Variable& x) { return run(kTanh, x); }
-Variable sigmoid(const Variable& x) { return run(kSigmoid, x); }
-Variable relu(const Variable& x) { return run(kRelu, x); }
 Variable absolute(const Variable& x) { return run(kAbsolute, x); }
 Variable log2(const Variable& x) { return run(kLog2, x); }
 Variable log10(const Variable& x) { return run(kLog10, x); }
@@ -178,39 +108,28 @@ namespace {
 constexpr double kTwoOverSqrtPi = 1.1283791670955126;
 constexpr double kSqrtPiOverTwo = 0.886226925452758;
 
-
 Array as_dtype(const Array& a, Dtype d) { return a.dtype() == d ? a : a.astype(d); }
 
-// One differentiable unary function: its forward on arrays and its gradient
-// from the retained input (or output) and the output's gradient.
-class Unary : public FunctionNode {
- public:
-  using Forward = std::function<Array(const Array&)>;
-  using Gradient = std::function<Variable(const Variable&, const Variable&)>;
-  Unary(const char* label, Forward f, Gradient g, bool needs_output)
-      : label_(label), f_(std::move(f)), g_(std::move(g)), needs_output_(needs_output) {}
-  std::string label() const override { return label_; }
-  std::vector<Array> forward(const std::vector<Array>& x) override {
-    if (needs_output_)
-      retain_outputs({0});
-    else
-      retain_inputs({0});
-    return {as_dtype(f_(x[0]), x[0].dtype())};  // the special routines may widen float16
-  }
-  std::vector<Variable> backward(const std::vector<size_t>&, const std::vector<Variable>& gy) override {
-    return {g_(needs_output_ ? get_retained_outputs()[0] : get_retained_inputs()[0], gy[0])};
-  }
+const UnaryRule kErf{"Erf", [](const Array& a) { return as_dtype(special::erf(a), a.dtype()); }, UnaryRule::kInput,
+                     [](const Variable& v, const Variable& gy) { return gy * exp(neg(v * v)) * kTwoOverSqrtPi; }};
+const UnaryRule kErfc{"Erfc", [](const Array& a) { return as_dtype(special::erfc(a), a.dtype()); }, UnaryRule::kInput,
+                      [](const Variable& v, const Variable& gy) { return gy * exp(neg(v * v)) * -kTwoOverSqrtPi; }};
+const UnaryRule kErfInv{"ErfInv", [](const Array& a) { return as_dtype(special::erfinv(a), a.dtype()); },
+                        UnaryRule::kOutput,
+                        [](const Variable& v, const Variable& gy) { return gy * exp(v * v) * kSqrtPiOverTwo; }};
+const UnaryRule kLGamma{"LGamma", [](const Array& a) { return as_dtype(special::gammaln(a), a.dtype()); },
+                        UnaryRule::kInput, [](const Variable& v, const Variable& gy) { return gy * digamma(v); }};
+const UnaryRule kDiGamma{"DiGamma", [](const Array& a) { return as_dtype(special::digamma(a), a.dtype()); },
+                         UnaryRule::kInput,
+                         [](const Variable& v, const Variable& gy) {
+                           return gy * polygamma(kumo::ones(Shape{}, Dtype::kInt64, Order::kC, v.device()), v);
+                         }};
 
- private:
-  const char* label_;
-  Forward f_;
-  Gradient g_;
-  bool needs_output_;
-};
-
-Variable unary(const char* label, const Variable& x, Unary::Forward f, Unary::Gradient g, bool needs_output) {
-  require_floating(x, label, "x");
-  return autograd::apply(std::make_shared<Unary>(label, std::move(f), std::move(g), needs_output), {x})[0];
+// A special function (erf, lgamma, ...): floating input only, and the
+// result in x's dtype (the special routines may widen float16).
+Variable special_unary(const UnaryRule& rule, const Variable& x) {
+  require_floating(x, rule.label, "x");
+  return apply_unary_rule(rule, x);
 }
 
 Variable unbroadcast(const Variable& g, const Shape& shape) { return g.shape() == shape ? g : sum_to(g, shape); }
@@ -411,38 +330,15 @@ class Prod : public FunctionNode {
 
 }  // namespace
 
-Variable erf(const Variable& x) {
-  return unary(
-      "Erf", x, [](const Array& a) { return special::erf(a); },
-      [](const Variable& v, const Variable& gy) { return gy * exp(neg(v * v)) * kTwoOverSqrtPi; }, false);
-}
+Variable erf(const Variable& x) { return special_unary(kErf, x); }
 
-Variable erfc(const Variable& x) {
-  return unary(
-      "Erfc", x, [](const Array& a) { return special::erfc(a); },
-      [](const Variable& v, const Variable& gy) { return gy * exp(neg(v * v)) * -kTwoOverSqrtPi; }, false);
-}
+Variable erfc(const Variable& x) { return special_unary(kErfc, x); }
 
-Variable erfinv(const Variable& x) {
-  return unary(
-      "ErfInv", x, [](const Array& a) { return special::erfinv(a); },
-      [](const Variable& y, const Variable& gy) { return gy * exp(y * y) * kSqrtPiOverTwo; }, true);
-}
+Variable erfinv(const Variable& x) { return special_unary(kErfInv, x); }
 
-Variable lgamma(const Variable& x) {
-  return unary(
-      "LGamma", x, [](const Array& a) { return special::gammaln(a); },
-      [](const Variable& v, const Variable& gy) { return gy * digamma(v); }, false);
-}
+Variable lgamma(const Variable& x) { return special_unary(kLGamma, x); }
 
-Variable digamma(const Variable& x) {
-  return unary(
-      "DiGamma", x, [](const Array& a) { return special::digamma(a); },
-      [](const Variable& v, const Variable& gy) {
-        return gy * polygamma(kumo::ones(Shape{}, Dtype::kInt64, Order::kC, v.device()), v);
-      },
-      false);
-}
+Variable digamma(const Variable& x) { return special_unary(kDiGamma, x); }
 
 Variable polygamma(const Array& n, const Variable& x) {
   require_floating(x, "polygamma", "x");

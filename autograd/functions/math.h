@@ -1,7 +1,5 @@
-// Differentiable math: elementwise functions and activations (each a row of
-// the table in math.cpp: its forward routine and its derivative, written with
-// differentiable functions so double backprop works), special functions,
-// binary math, reductions and scans.
+// Differentiable math: elementwise and special functions (each a row of the
+// table in math.cpp, unary_rule.h), binary math, reductions and scans.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +18,6 @@ Variable square(const Variable& x);
 Variable sin(const Variable& x);
 Variable cos(const Variable& x);
 Variable tanh(const Variable& x);
-Variable sigmoid(const Variable& x);
-Variable relu(const Variable& x);
 Variable absolute(const Variable& x);
 Variable log2(const Variable& x);
 Variable log10(const Variable& x);

@@ -4,6 +4,7 @@
 #include <random>
 #include <string>
 
+#include "autograd/functions/activation.h"
 #include "autograd/functions/argument_checks.h"
 #include "autograd/functions/array.h"
 #include "autograd/functions/basic_math.h"
