@@ -15,6 +15,7 @@
 
 #include "autograd/autograd.h"
 #include "bindings/convert.h"
+#include "bindings/convert_variable.h"
 #include "core/errors.h"
 
 namespace kumo {
@@ -27,23 +28,6 @@ void bind_autograd_norm(py::module_& f);  // bind_autograd_norm.cpp
 void bind_autograd_array(py::module_& f);  // bind_autograd_array.cpp
 
 namespace {
-
-py::object to_py(const ag::Variable& v) { return v.defined() ? py::cast(v) : py::none(); }
-
-py::tuple to_py_tuple(const std::vector<ag::Variable>& vs) {
-  py::tuple t(vs.size());
-  for (size_t i = 0; i < vs.size(); ++i) t[i] = to_py(vs[i]);
-  return t;
-}
-
-// A function argument: a Variable as it is, an array (or array-like) as a
-// constant Variable that needs no gradient, None as undefined.
-ag::Variable to_variable(py::handle obj) {
-  if (obj.is_none()) return ag::Variable();
-  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj);
-  Array storage;
-  return ag::Variable(array_ref(obj, &storage), false);
-}
 
 std::vector<ag::Variable> to_variables(py::handle seq) {
   std::vector<ag::Variable> out;
@@ -401,21 +385,6 @@ void bind_autograd(py::module_& parent) {
         return ag::select_item(to_variable(x), array_ref(t, &storage));
       },
       py::arg("x"), py::arg("t"));
-  f.def(
-      "softmax_cross_entropy",
-      [](py::handle x, py::handle t, bool normalize, const std::string& reduce, int64_t ignore_label) {
-        Array storage;
-        return ag::softmax_cross_entropy(to_variable(x), array_ref(t, &storage), normalize, reduce, ignore_label);
-      },
-      py::arg("x"), py::arg("t"), py::arg("normalize") = true, py::arg("reduce") = "mean",
-      py::arg("ignore_label") = -1);
-  f.def(
-      "accuracy",
-      [](py::handle y, py::handle t, std::optional<int64_t> ignore_label) {
-        Array storage;
-        return ag::accuracy(to_variable(y), array_ref(t, &storage), ignore_label);
-      },
-      py::arg("y"), py::arg("t"), py::arg("ignore_label") = py::none());
   f.def(
       "concat", [](py::handle xs, int64_t axis) { return ag::concat(to_variables(xs), axis); }, py::arg("xs"),
       py::arg("axis") = 1);

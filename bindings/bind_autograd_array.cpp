@@ -11,6 +11,7 @@
 
 #include "autograd/autograd.h"
 #include "bindings/convert.h"
+#include "bindings/convert_variable.h"
 #include "core/errors.h"
 
 namespace kumo {
@@ -20,29 +21,8 @@ namespace ag = kumo::autograd;
 
 namespace {
 
-// The few conversions of bind_autograd.cpp this file needs (kept local so the
-// two files stay independent).
-py::object to_py(const ag::Variable& v) { return v.defined() ? py::cast(v) : py::none(); }
-
-py::tuple to_py_tuple(const std::vector<ag::Variable>& vs) {
-  py::tuple t(vs.size());
-  for (size_t i = 0; i < vs.size(); ++i) t[i] = to_py(vs[i]);
-  return t;
-}
-
-py::list to_py_list(const std::vector<ag::Variable>& vs) {
-  py::list l;
-  for (const ag::Variable& v : vs) l.append(to_py(v));
-  return l;
-}
-
-ag::Variable to_variable(py::handle obj) {
-  if (obj.is_none()) return ag::Variable();
-  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj);
-  Array storage;
-  return ag::Variable(array_ref(obj, &storage), false);
-}
-
+// A sequence of Variables (a single array is refused: these functions take
+// lists, e.g. stack's xs).
 std::vector<ag::Variable> to_variables(py::handle seq) {
   if (py::isinstance<ag::Variable>(seq) || ndarray_value(seq.ptr()) != nullptr)
     throw TypeError("expected a sequence of variables, got a single array");

@@ -12,6 +12,7 @@
 #include "autograd/functions/convolution.h"
 #include "autograd/functions/pooling.h"
 #include "bindings/convert.h"
+#include "bindings/convert_variable.h"
 #include "core/errors.h"
 #include "routines/dnn_backend.h"
 
@@ -21,17 +22,6 @@ namespace py_bind {
 namespace ag = kumo::autograd;
 
 namespace {
-
-// As bind_autograd.cpp's to_variable: a Variable as it is, an array-like as
-// a constant, None as undefined.
-ag::Variable var(py::handle obj) {
-  if (obj.is_none()) return ag::Variable();
-  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj);
-  Array storage;
-  return ag::Variable(array_ref(obj, &storage), false);
-}
-
-py::object out(const ag::Variable& v) { return v.defined() ? py::cast(v) : py::none(); }
 
 std::vector<int64_t> ints(py::handle obj) { return obj.is_none() ? std::vector<int64_t>{} : to_int_list(obj); }
 
@@ -69,7 +59,7 @@ void bind_autograd_conv(py::module_& f) {
   f.def(
       "im2col",
       [](py::handle x, py::handle ksize, py::handle stride, py::handle pad, bool cover_all, py::handle dilate) {
-        return out(ag::im2col(var(x), ints(ksize), ints(stride), ints(pad), cover_all, ints(dilate)));
+        return to_py(ag::im2col(to_variable(x), ints(ksize), ints(stride), ints(pad), cover_all, ints(dilate)));
       },
       py::arg("x"), py::arg("ksize"), py::arg("stride") = 1, py::arg("pad") = 0, py::arg("cover_all") = false,
       py::arg("dilate") = 1);
@@ -83,7 +73,7 @@ void bind_autograd_conv(py::module_& f) {
         name,
         [g](py::handle x, py::handle W, py::handle b, py::handle stride, py::handle pad, bool cover_all,
             py::handle dilate, int64_t groups) {
-          return out(g(var(x), var(W), var(b), ints(stride), ints(pad), cover_all, ints(dilate), groups));
+          return to_py(g(to_variable(x), to_variable(W), to_variable(b), ints(stride), ints(pad), cover_all, ints(dilate), groups));
         },
         py::arg("x"), py::arg("W"), py::arg("b") = py::none(), py::arg("stride") = 1, py::arg("pad") = 0,
         py::arg("cover_all") = false, py::arg("dilate") = 1, py::arg("groups") = 1);
@@ -98,7 +88,7 @@ void bind_autograd_conv(py::module_& f) {
         name,
         [g](py::handle x, py::handle W, py::handle b, py::handle stride, py::handle pad, py::handle outsize,
             py::handle dilate, int64_t groups) {
-          return out(g(var(x), var(W), var(b), ints(stride), ints(pad), ints(outsize), ints(dilate), groups));
+          return to_py(g(to_variable(x), to_variable(W), to_variable(b), ints(stride), ints(pad), ints(outsize), ints(dilate), groups));
         },
         py::arg("x"), py::arg("W"), py::arg("b") = py::none(), py::arg("stride") = 1, py::arg("pad") = 0,
         py::arg("outsize") = py::none(), py::arg("dilate") = 1, py::arg("groups") = 1);
@@ -106,7 +96,7 @@ void bind_autograd_conv(py::module_& f) {
   f.def(
       "depthwise_convolution_2d",
       [](py::handle x, py::handle W, py::handle b, py::handle stride, py::handle pad) {
-        return out(ag::depthwise_convolution_2d(var(x), var(W), var(b), ints(stride), ints(pad)));
+        return to_py(ag::depthwise_convolution_2d(to_variable(x), to_variable(W), to_variable(b), ints(stride), ints(pad)));
       },
       py::arg("x"), py::arg("W"), py::arg("b") = py::none(), py::arg("stride") = 1, py::arg("pad") = 0);
 
@@ -119,14 +109,14 @@ void bind_autograd_conv(py::module_& f) {
         name,
         [want, who](py::handle x0, py::handle ksize, py::handle stride, py::handle pad, bool cover_all,
                     bool return_indices) -> py::object {
-          ag::Variable x = var(x0);
+          ag::Variable x = to_variable(x0);
           if (want > 0 && x.defined() && x.ndim() != want + 2)
             throw ValueError(std::string(who) + ": x must be " + std::to_string(want + 2) + "-d, got shape " +
                              x.shape().to_string());
           // Without indexes the pooling may run on the vendor backend (cuDNN).
-          if (!return_indices) return out(ag::max_pooling_nd(x, ints(ksize), ints(stride), ints(pad), cover_all));
+          if (!return_indices) return to_py(ag::max_pooling_nd(x, ints(ksize), ints(stride), ints(pad), cover_all));
           auto r = ag::max_pooling_nd_with_indices(x, ints(ksize), ints(stride), ints(pad), cover_all);
-          return py::make_tuple(out(r.first), r.second);
+          return py::make_tuple(to_py(r.first), r.second);
         },
         py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0, py::arg("cover_all") = true,
         py::arg("return_indices") = false);
@@ -140,21 +130,21 @@ void bind_autograd_conv(py::module_& f) {
     f.def(
         name,
         [g](py::handle x, py::handle ksize, py::handle stride, py::handle pad, py::handle pad_value) {
-          return out(g(var(x), ints(ksize), ints(stride), ints(pad), pad_value_arg(pad_value)));
+          return to_py(g(to_variable(x), ints(ksize), ints(stride), ints(pad), pad_value_arg(pad_value)));
         },
         py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0, py::arg("pad_value") = 0);
   }
   f.def(
       "unpooling_nd",
       [](py::handle x, py::handle ksize, py::handle stride, py::handle pad, py::handle outsize, bool cover_all) {
-        return out(ag::unpooling_nd(var(x), ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
+        return to_py(ag::unpooling_nd(to_variable(x), ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
       },
       py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0,
       py::arg("outsize") = py::none(), py::arg("cover_all") = true);
   f.def(
       "unpooling_2d",
       [](py::handle x, py::handle ksize, py::handle stride, py::handle pad, py::handle outsize, bool cover_all) {
-        return out(ag::unpooling_2d(var(x), ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
+        return to_py(ag::unpooling_2d(to_variable(x), ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
       },
       py::arg("x"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0,
       py::arg("outsize") = py::none(), py::arg("cover_all") = true);
@@ -164,12 +154,12 @@ void bind_autograd_conv(py::module_& f) {
          bool cover_all) {
         Array storage;
         const Array& idx = array_ref(indexes, &storage);
-        return out(ag::upsampling_2d(var(x), idx, ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
+        return to_py(ag::upsampling_2d(to_variable(x), idx, ints(ksize), ints(stride), ints(pad), ints(outsize), cover_all));
       },
       py::arg("x"), py::arg("indexes"), py::arg("ksize"), py::arg("stride") = py::none(), py::arg("pad") = 0,
       py::arg("outsize") = py::none(), py::arg("cover_all") = true);
   f.def(
-      "global_average_pooling_2d", [](py::handle x) { return out(ag::global_average_pooling_2d(var(x))); },
+      "global_average_pooling_2d", [](py::handle x) { return to_py(ag::global_average_pooling_2d(to_variable(x))); },
       py::arg("x"));
 }
 

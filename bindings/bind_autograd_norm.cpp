@@ -14,6 +14,7 @@
 #include "autograd/functions/noise.h"
 #include "autograd/functions/normalization.h"
 #include "bindings/convert.h"
+#include "bindings/convert_variable.h"
 #include "core/errors.h"
 
 namespace kumo {
@@ -22,32 +23,6 @@ namespace py_bind {
 namespace ag = kumo::autograd;
 
 namespace {
-
-py::object to_py(const ag::Variable& v) { return v.defined() ? py::cast(v) : py::none(); }
-
-// A function argument: a Variable as it is, an array (or array-like) as a
-// constant Variable that needs no gradient, None as undefined (the same
-// rule as bind_autograd.cpp's).
-ag::Variable to_variable(py::handle obj) {
-  if (obj.is_none()) return ag::Variable();
-  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj);
-  Array storage;
-  return ag::Variable(array_ref(obj, &storage), false);
-}
-
-ag::Variable to_variable_required(py::handle obj, const char* name) {
-  if (obj.is_none()) throw TypeError(std::string(name) + " must not be None");
-  return to_variable(obj);
-}
-
-// Labels and other data arguments: the array of a Variable, or an array.
-Array to_data(py::handle obj) {
-  if (py::isinstance<ag::Variable>(obj)) return py::cast<ag::Variable>(obj).array();
-  Array storage;
-  return Array(array_ref(obj, &storage));
-}
-
-Array to_data_or_none(py::handle obj) { return obj.is_none() ? Array() : to_data(obj); }
 
 // Running statistics are updated in place, so they must be kumo arrays.
 Array running_stat(py::handle obj, const char* name) {
