@@ -59,6 +59,7 @@ Ufunc::Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, 
     : name_(std::move(name)), nin_(nin), nout_(nout), loops_(std::move(loops)), preamble_(std::move(preamble)),
       reduce_identity_(std::move(reduce_identity)) {
   homogeneous_ = true;
+  inputs_ignore_casting_ = name_ == "logical_and" || name_ == "logical_or" || name_ == "logical_xor";
   for (const UfuncLoop& l : loops_) {
     if (static_cast<int>(l.types.size()) != nin_ + nout_)
       throw ValueError("ufunc " + name_ + ": loop has the wrong number of types");
@@ -114,7 +115,7 @@ int Ufunc::resolve(const UfuncOperand* inputs, int n_inputs, std::optional<Dtype
       const UfuncLoop& l = loops_[k];
       if (l.types[nin_] != *dtype) continue;
       if (homogeneous_ && l.types[0] != *dtype && is_inexact(*dtype)) continue;
-      if (inputs_cast_ok(l, casting)) return checked(k);
+      if (inputs_cast_ok(l, inputs_ignore_casting_ ? Casting::kUnsafe : casting)) return checked(k);
     }
     throw CastingError("ufunc '" + name_ + "' did not contain a loop with signature matching types " +
                        dtype_list(inputs, n_inputs) + " -> " + dtype_name(*dtype) + " under casting rule '" +
@@ -160,8 +161,23 @@ int Ufunc::resolve(const UfuncOperand* inputs, int n_inputs, std::optional<Dtype
       if (ok) return checked(k);
     }
   } else {
-    for (size_t k = 0; k < loops_.size(); ++k)
-      if (inputs_cast_ok(loops_[k], Casting::kSafe)) return checked(k);
+    // Loops of mixed types (ldexp's "el->e"): a Python int beside only
+    // boolean arrays is NumPy's default integer (int64), as True + 1 is; beside
+    // numbers it is weak and takes any integer loop.
+    bool any_array = false, only_bool_arrays = true;
+    for (int i = 0; i < n_inputs; ++i)
+      if (!inputs[i].is_scalar) {
+        any_array = true;
+        if (inputs[i].array().dtype() != Dtype::kBool) only_bool_arrays = false;
+      }
+    only_bool_arrays = only_bool_arrays && any_array;
+    for (size_t k = 0; k < loops_.size(); ++k) {
+      bool ok = inputs_cast_ok(loops_[k], Casting::kSafe);
+      for (int i = 0; ok && only_bool_arrays && i < n_inputs; ++i)
+        if (inputs[i].is_scalar && inputs[i].scalar.kind == WeakScalar::kInt)
+          ok = can_cast(Dtype::kInt64, loops_[k].types[i], Casting::kSafe);
+      if (ok) return checked(k);
+    }
   }
   throw CastingError("ufunc '" + name_ + "' not supported for the input types, and the inputs could not be safely "
                      "coerced to any supported types according to the casting rule ''safe'' (input types " +
@@ -297,11 +313,15 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
       // The logical ufuncs see only whether a Python int is zero (NumPy
       // takes them as bools), so one out of the loop type's range is fine.
       // (Above int64's range NumPy fails to convert it: OverflowError, as here.)
-      if (op.scalar.kind == WeakScalar::kInt && !op.scalar.huge && !op.scalar.is_uint &&
-          name_.rfind("logical_", 0) == 0) {
+      if (inputs_ignore_casting_ && (op.scalar.kind == WeakScalar::kFloat || op.scalar.kind == WeakScalar::kComplex ||
+                                     (op.scalar.kind == WeakScalar::kInt && !op.scalar.huge && !op.scalar.is_uint))) {
+        // A logical ufunc sees only whether the number is zero (NumPy takes
+        // it as a bool), whatever the loop: 1j is true in a boolean loop.
         ScalarValue truth;
         truth.kind = WeakScalar::kBool;
-        truth.b = op.scalar.i != 0;
+        truth.b = op.scalar.kind == WeakScalar::kInt     ? op.scalar.i != 0
+                  : op.scalar.kind == WeakScalar::kFloat ? op.scalar.f != 0.0
+                                                         : op.scalar.c != std::complex<double>(0.0, 0.0);
         converted[i] = scalar_to_array(truth, l.types[i], *device);
       } else if (op.scalar.kind == WeakScalar::kComplex && !is_complex(l.types[i])) {
         // A loop chosen by dtype=/signature takes the real part (NumPy casts
@@ -315,7 +335,7 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
       }
       ins[i] = &converted[i];
     } else {
-      if (!can_cast(op.array().dtype(), l.types[i], casting))
+      if (!inputs_ignore_casting_ && !can_cast(op.array().dtype(), l.types[i], casting))
         throw CastingError("Cannot cast ufunc '" + name_ + "' input " + std::to_string(i) + " from dtype('" +
                            dtype_name(op.array().dtype()) + "') to dtype('" + dtype_name(l.types[i]) +
                            "') with casting rule '" + casting_name(casting) + "'");

@@ -141,6 +141,10 @@ class Ufunc {
   std::string preamble_;
   std::string reduce_identity_;
   bool homogeneous_;
+  // logical_and/or/xor: NumPy 2 takes their inputs as truth values (its
+  // boolean promoter) and does not hold them to `casting` (casting='no' with
+  // int8 and complex128 inputs works); their output still is.
+  bool inputs_ignore_casting_ = false;
   int64_t min_parallel_bytes_ = 0;
   mutable std::mutex mu_;
   mutable std::vector<std::shared_ptr<ElementwiseSpec>> specs_;

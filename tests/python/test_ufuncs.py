@@ -171,6 +171,14 @@ def test_ldexp_exponent_dtypes(dtype, exp_dtype):
     compare("ldexp", [x, e])
 
 
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.float16, numpy.float32])
+@pytest.mark.parametrize("exponent", [3, -7, 2**31, -2**63, 2**63 - 1])
+def test_ldexp_python_int_exponent(dtype, exponent):
+    # Beside a boolean array a Python int is int64 (the "el" loop); beside
+    # numbers it is weak and must fit the int32 loop (OverflowError).
+    compare("ldexp", [make_numpy("1d", dtype), exponent])
+
+
 @pytest.mark.parametrize("dtype", [numpy.float16, numpy.float32, numpy.float64], ids=lambda d: numpy.dtype(d).name)
 def test_ldexp_large_exponents(dtype):
     x = numpy.array([1.0, -1.5, 0.0, 3.0, 1.0, 1.0], dtype=dtype)
@@ -441,6 +449,19 @@ def test_logaddexp(dtype):
     compare("logaddexp2", [a, b])
 
 
+@pytest.mark.parametrize("name,base", [("logaddexp", numpy.e), ("logaddexp2", 2.0)])
+@pytest.mark.parametrize("dtype", ["e", "f"])
+def test_logaddexp_near_a_zero_result_is_accurate(name, base, dtype):
+    # The sum cancels most of its bits where the result is near 0
+    # (log2(2**-0.5 + 2**-1.75) = 0.0063); the exact value, correctly rounded.
+    a = numpy.linspace(-1.0, -0.05, 40).astype(dtype)
+    b = numpy.full(40, -1.75, dtype)
+    exact = numpy.log(base ** a.astype("d") + base ** b.astype("d")) / numpy.log(base)
+    got = kumo.asnumpy(getattr(kumo, name)(kumo.asarray(a), kumo.asarray(b)))
+    assert got.dtype == numpy.dtype(dtype)
+    assert_within_ulp(got, exact.astype(dtype), 1)
+
+
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: numpy.dtype(d).name)
 @pytest.mark.parametrize("name", ["isnan", "isinf", "isfinite"])
 def test_classification_on_every_dtype(name, dtype):
@@ -580,6 +601,28 @@ def test_casting_keyword_with_out(src, dst, casting):
     out = kumo.zeros(a.shape, dtype=dst)
     kumo.add(to_kumo(a), to_kumo(a), out=out, casting=casting)
     numpy.testing.assert_array_equal(kumo.asnumpy(out), want)
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("casting", ["no", "equiv"])
+@pytest.mark.parametrize("pair", [("?", "b"), ("b", "d"), ("e", "F"), ("D", "?"), ("L", "l"), ("d", "d")])
+def test_logical_of_mixed_dtypes_ignores_input_casting(name, casting, pair):
+    # NumPy 2 takes mixed logical inputs through its boolean loop without
+    # holding them to `casting`; out= is still held to it.
+    a, b = make_numpy("1d", pair[0]), make_numpy("1d", pair[1], seed=1)
+    compare(name, [a, b], casting=casting)
+    want = numpy.zeros(7, "?")
+    getattr(numpy, name)(a, b, casting=casting, out=want)
+    out = kumo.zeros(7, dtype="?")
+    getattr(kumo, name)(to_kumo(a), to_kumo(b), casting=casting, out=out)
+    numpy.testing.assert_array_equal(kumo.asnumpy(out), want)
+    compare(name, [a, 1j], casting=casting)
+    compare(name, [a, 0.0], casting=casting, dtype="?")
+    compare(name, [a, b], casting=casting, dtype="?")
+    with pytest.raises(TypeError):
+        getattr(numpy, name)(a, b, casting=casting, out=numpy.zeros(7, "b"))
+    with pytest.raises(kumo.UFuncTypeError):
+        getattr(kumo, name)(to_kumo(a), to_kumo(b), casting=casting, out=kumo.zeros(7, dtype="b"))
 
 
 def test_casting_no_refuses_mixed_inputs():
