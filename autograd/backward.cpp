@@ -17,8 +17,10 @@ namespace autograd {
 
 class BackwardPass {
  public:
-  BackwardPass(bool retain_grad, bool enable_double_backprop)
-      : retain_grad_(retain_grad), double_backprop_(enable_double_backprop) {}
+  BackwardPass(bool retain_grad, bool enable_double_backprop, bool release_graph)
+      : retain_grad_(retain_grad),
+        double_backprop_(enable_double_backprop),
+        release_(release_graph && !enable_double_backprop) {}
 
   // Seeds the pass with the outputs and their initial gradients.
   void seed(const std::vector<Variable>& outputs, const std::vector<Variable>& grad_outputs, bool set_output_grad) {
@@ -51,7 +53,7 @@ class BackwardPass {
       std::shared_ptr<FunctionNode> f = queue_.top().node;
       queue_.pop();
       process(*f);
-      if (!double_backprop_) f->unchain();
+      if (release_) f->unchain();
     }
   }
 
@@ -146,7 +148,7 @@ class BackwardPass {
     }
   }
 
-  bool retain_grad_, double_backprop_;
+  bool retain_grad_, double_backprop_, release_;
   std::unordered_map<const VariableNode*, Entry> grads_;
   std::priority_queue<Queued> queue_;
   std::unordered_set<const FunctionNode*> queued_;
@@ -156,8 +158,8 @@ class BackwardPass {
 };
 
 void backward(const std::vector<Variable>& outputs, const std::vector<Variable>& grad_outputs, bool retain_grad,
-              bool enable_double_backprop) {
-  BackwardPass pass(retain_grad, enable_double_backprop);
+              bool enable_double_backprop, bool release_graph) {
+  BackwardPass pass(retain_grad, enable_double_backprop, release_graph);
   pass.seed(outputs, grad_outputs, /*set_output_grad=*/true);
   // The outputs' own gradients are set above; they are not leaves' grads.
   std::vector<Variable> roots;
@@ -170,7 +172,7 @@ void backward(const std::vector<Variable>& outputs, const std::vector<Variable>&
 
 std::vector<Variable> grad(const std::vector<Variable>& outputs, const std::vector<Variable>& inputs,
                            const std::vector<Variable>& grad_outputs, bool retain_grad, bool enable_double_backprop) {
-  BackwardPass pass(retain_grad, enable_double_backprop);
+  BackwardPass pass(retain_grad, enable_double_backprop, /*release_graph=*/false);
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (!inputs[i].defined()) throw ValueError("grad: input " + std::to_string(i) + " is undefined");
     pass.watch(inputs[i].node());

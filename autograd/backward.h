@@ -1,10 +1,16 @@
 // Backpropagation over the graph: Variable::backward and grad().
 //
 // Function nodes run from the highest rank (generation) down, so every
-// gradient of a variable has been accumulated before its creator runs. A
-// node is released (unchained) as soon as it has been processed unless the
-// caller asks for double backprop, so its retained arrays are freed during
-// the pass rather than after it.
+// gradient of a variable has been accumulated before its creator runs.
+//
+// The graph stays after a pass, as Chainer's: a second backward from the
+// same output accumulates the gradients again, and two losses that share
+// part of a graph (a GAN's discriminator and generator losses) can each be
+// backpropagated. It is freed when the last Variable that reaches it goes.
+// With release_graph (kumo's option, not Chainer's) each node is released
+// (unchained) as soon as it has been processed, so its retained arrays are
+// freed during the pass instead of with the graph; the graph cannot be
+// backpropagated again then. Double backprop never releases.
 #pragma once
 #include <vector>
 
@@ -17,7 +23,7 @@ namespace autograd {
 // each output's grad, or ones for a one-element output without one) and
 // accumulates the gradients into the leaf variables' grad.
 void backward(const std::vector<Variable>& outputs, const std::vector<Variable>& grad_outputs = {},
-              bool retain_grad = false, bool enable_double_backprop = false);
+              bool retain_grad = false, bool enable_double_backprop = false, bool release_graph = false);
 
 // The gradients of `outputs` with respect to `inputs` (one per input; an
 // undefined Variable where no gradient reaches it), without touching any

@@ -85,8 +85,8 @@ std::shared_ptr<FunctionNode> Variable::creator() const { return body().node->cr
 
 int64_t Variable::rank() const { return body().node->rank_; }
 
-void Variable::backward(bool retain_grad, bool enable_double_backprop) const {
-  autograd::backward({*this}, {}, retain_grad, enable_double_backprop);
+void Variable::backward(bool retain_grad, bool enable_double_backprop, bool release_graph) const {
+  autograd::backward({*this}, {}, retain_grad, enable_double_backprop, release_graph);
 }
 
 void Variable::unchain() const {

@@ -98,10 +98,12 @@ class Variable {
   // Backpropagates from this variable: its gradient (ones when it has one
   // element and no gradient yet) flows to every variable it depends on;
   // leaves accumulate it into their grad. With retain_grad, intermediate
-  // variables keep their gradients too. Without enable_double_backprop the
-  // graph is released as backward passes through it; with it, backward
-  // records the gradient computation so gradients can be differentiated.
-  void backward(bool retain_grad = false, bool enable_double_backprop = false) const;
+  // variables keep their gradients too. With enable_double_backprop,
+  // backward records the gradient computation so gradients can be
+  // differentiated. The graph stays for another backward (Chainer's rule)
+  // unless release_graph, which frees each function's retained arrays as
+  // the pass goes by (autograd/backward.h).
+  void backward(bool retain_grad = false, bool enable_double_backprop = false, bool release_graph = false) const;
 
   // Makes this variable a root: its creator is forgotten.
   void unchain() const;

@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -191,7 +192,7 @@ void bind_autograd(py::module_& parent) {
                              })
       .def("_is", &ag::Variable::is)
       .def("backward", &ag::Variable::backward, py::arg("retain_grad") = false,
-           py::arg("enable_double_backprop") = false)
+           py::arg("enable_double_backprop") = false, py::kw_only(), py::arg("release_graph") = false)
       .def("cleargrad", &ag::Variable::cleargrad)
       .def("zerograd", &ag::Variable::zerograd)
       .def("unchain", &ag::Variable::unchain)
@@ -266,6 +267,14 @@ void bind_autograd(py::module_& parent) {
       },
       py::arg("outputs"), py::arg("inputs"), py::arg("grad_outputs") = py::none(), py::arg("retain_grad") = false,
       py::arg("enable_double_backprop") = false);
+  // Backprop from several outputs at once, each with its given gradient
+  // (kumo.autograd.backward, Chainer's chainer.backward, wraps it).
+  m.def(
+      "_backward",
+      [](py::handle outputs, py::handle grad_outputs, bool enable_double_backprop) {
+        ag::backward(to_variables(outputs), to_variables(grad_outputs), false, enable_double_backprop);
+      },
+      py::arg("outputs"), py::arg("grad_outputs"), py::arg("enable_double_backprop") = false);
 
   bind_autograd_hooks(m);
 
@@ -337,27 +346,45 @@ void bind_autograd(py::module_& parent) {
       {"log10", ag::log10},     {"log1p", ag::log1p},   {"expm1", ag::expm1},       {"tan", ag::tan},
       {"arcsin", ag::arcsin},   {"arccos", ag::arccos}, {"arctan", ag::arctan},     {"sinh", ag::sinh},
       {"cosh", ag::cosh},       {"rsqrt", ag::rsqrt},   {"floor", ag::floor},       {"ceil", ag::ceil},
+      {"arctanh", ag::arctanh}, {"sign", ag::sign},     {"fix", ag::fix},           {"relu6", ag::relu6},
   };
   for (const auto& [name, fn] : unary) {
     Unary g = fn;
     f.def(
         name, [g](py::handle x) { return g(to_variable(x)); }, py::arg("x"));
   }
-  f.def("matmul", [](py::handle a, py::handle b) { return ag::matmul(to_variable(a), to_variable(b)); });
+  f.def(
+      "matmul",
+      [](py::handle a, py::handle b, bool transa, bool transb) {
+        return ag::matmul(to_variable(a), to_variable(b), transa, transb);
+      },
+      py::arg("a"), py::arg("b"), py::arg("transa") = false, py::arg("transb") = false);
+  f.def(
+      "batch_matmul",
+      [](py::handle a, py::handle b, bool transa, bool transb) {
+        return ag::batch_matmul(to_variable(a), to_variable(b), transa, transb);
+      },
+      py::arg("a"), py::arg("b"), py::arg("transa") = false, py::arg("transb") = false);
+  // Chainer's F.broadcast(*args): one Variable for one argument, else a tuple.
+  f.def("broadcast", [](py::args args) -> py::object {
+    std::vector<ag::Variable> xs;
+    for (py::handle a : args) xs.push_back(to_variable(a));
+    if (xs.empty()) throw py::value_error("broadcast: at least one argument is needed");
+    std::vector<ag::Variable> ys = ag::broadcast(xs);
+    if (ys.size() == 1) return to_py(ys[0]);
+    return to_py_tuple(ys);
+  });
   f.def(
       "linear",
-      [](py::handle x, py::handle W, py::handle b) {
-        return ag::linear(to_variable(x), to_variable(W), to_variable(b));
+      [](py::handle x, py::handle W, py::handle b, int n_batch_axes) {
+        return ag::linear(to_variable(x), to_variable(W), to_variable(b), n_batch_axes);
       },
-      py::arg("x"), py::arg("W"), py::arg("b") = py::none());
+      py::arg("x"), py::arg("W"), py::arg("b") = py::none(), py::arg("n_batch_axes") = 1);
   f.def(
       "softmax", [](py::handle x, int64_t axis) { return ag::softmax(to_variable(x), axis); }, py::arg("x"),
       py::arg("axis") = 1);
   f.def(
       "log_softmax", [](py::handle x, int64_t axis) { return ag::log_softmax(to_variable(x), axis); }, py::arg("x"),
-      py::arg("axis") = 1);
-  f.def(
-      "logsumexp", [](py::handle x, int64_t axis) { return ag::logsumexp(to_variable(x), axis); }, py::arg("x"),
       py::arg("axis") = 1);
   f.def(
       "mean_squared_error",
@@ -380,10 +407,7 @@ void bind_autograd(py::module_& parent) {
       py::arg("x"), py::arg("slices"));
   f.def(
       "select_item",
-      [](py::handle x, py::handle t) {
-        Array storage;
-        return ag::select_item(to_variable(x), array_ref(t, &storage));
-      },
+      [](py::handle x, py::handle t) { return ag::select_item(to_variable(x), to_data(t)); },
       py::arg("x"), py::arg("t"));
   f.def(
       "concat", [](py::handle xs, int64_t axis) { return ag::concat(to_variables(xs), axis); }, py::arg("xs"),
@@ -393,13 +417,15 @@ void bind_autograd(py::module_& parent) {
       py::arg("axis") = 0);
   f.def(
       "split_axis",
-      [](py::handle x, py::handle sections, int64_t axis) {
+      [](py::handle x, py::handle sections, int64_t axis, bool force_tuple) -> py::object {
         std::vector<ag::Variable> parts = py::isinstance<py::int_>(sections)
                                               ? ag::split_axis(to_variable(x), py::cast<int64_t>(sections), axis)
                                               : ag::split_axis(to_variable(x), to_int_list(sections), axis);
+        // Chainer: with force_tuple=False a single part is returned as itself.
+        if (!force_tuple && parts.size() == 1) return to_py(parts[0]);
         return to_py_tuple(parts);
       },
-      py::arg("x"), py::arg("indices_or_sections"), py::arg("axis"));
+      py::arg("x"), py::arg("indices_or_sections"), py::arg("axis"), py::arg("force_tuple") = true);
   f.def(
       "expand_dims", [](py::handle x, int64_t axis) { return ag::expand_dims(to_variable(x), axis); }, py::arg("x"),
       py::arg("axis"));
@@ -419,20 +445,30 @@ void bind_autograd(py::module_& parent) {
   f.def(
       "where",
       [](py::handle condition, py::handle x, py::handle y) {
-        Array storage;
-        return ag::where(array_ref(condition, &storage), to_variable(x), to_variable(y));
+        // Chainer's condition may be a Variable (its data is used) or an array.
+        return ag::where(to_data(condition), to_variable(x), to_variable(y));
       },
       py::arg("condition"), py::arg("x"), py::arg("y"));
   f.def("maximum", [](py::handle a, py::handle b) { return ag::maximum(to_variable(a), to_variable(b)); });
   f.def("minimum", [](py::handle a, py::handle b) { return ag::minimum(to_variable(a), to_variable(b)); });
+  // Chainer's F.clip: a None bound does not clip on that side.
   f.def(
-      "clip", [](py::handle x, double lo, double hi) { return ag::clip(to_variable(x), lo, hi); }, py::arg("x"),
-      py::arg("x_min"), py::arg("x_max"));
+      "clip",
+      [](py::handle x, std::optional<double> lo, std::optional<double> hi) {
+        if (!lo && !hi) throw py::value_error("clip: x_min and x_max are both None; give at least one bound");
+        const double inf = std::numeric_limits<double>::infinity();
+        return ag::clip(to_variable(x), lo.value_or(-inf), hi.value_or(inf));
+      },
+      py::arg("x"), py::arg("x_min"), py::arg("x_max"));
   auto reduction_axes = [](py::handle axis) {
     if (axis.is_none()) return Axes();
     if (py::isinstance<py::int_>(axis)) return Axes(py::cast<int64_t>(axis));
     return Axes(to_int_list(axis));
   };
+  f.def(
+      "logsumexp",
+      [reduction_axes](py::handle x, py::handle axis) { return ag::logsumexp(to_variable(x), reduction_axes(axis)); },
+      py::arg("x"), py::arg("axis") = py::none());
   f.def(
       "max",
       [reduction_axes](py::handle x, py::handle axis, bool keepdims) {

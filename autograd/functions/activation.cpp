@@ -1,5 +1,6 @@
 #include "autograd/functions/activation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -252,14 +253,30 @@ Variable clipped_relu(const Variable& x, double z) {
   return minimum(relu(x), constant_like(x, z));
 }
 
-Variable logsumexp(const Variable& x, int64_t axis) {
+Variable relu6(const Variable& x) {
+  require_floating(x, "relu6");
+  return clipped_relu(x, 6.0);
+}
+
+Variable logsumexp(const Variable& x, const Axes& axes) {
   // Composed on purpose: its recorded exp keeps exp(x - m), so the backward
   // is one broadcast multiply; a fused node retaining only x and y measured
   // slower on the host (it recomputes exp(x - y) in a broadcast loop).
-  const int a = normalize_axis(axis, x.ndim());
-  Variable r = logsumexp_keepdims(x, a);
-  Shape s = x.shape();
-  s.erase(a);
+  if (!x.defined()) throw TypeError("logsumexp: x is None");
+  std::vector<int> reduced;
+  if (axes.is_all()) {
+    for (int k = 0; k < x.ndim(); ++k) reduced.push_back(k);
+  } else {
+    reduced = normalize_axes(axes.list(), x.ndim());
+  }
+  if (x.size() == 0 && !reduced.empty())
+    throw ValueError("logsumexp: zero-size array " + x.shape().to_string() + " has no maximum to subtract");
+  const Axes kept_axes(std::vector<int64_t>(reduced.begin(), reduced.end()));
+  Variable m(kumo::max(x.array(), kept_axes, ReduceOptions().keepdims(true)), false);
+  Variable r = log(sum(exp(x - m), kept_axes, true)) + m;
+  Shape s;
+  for (int k = 0; k < x.ndim(); ++k)
+    if (std::find(reduced.begin(), reduced.end(), k) == reduced.end()) s.push_back(x.shape()[k]);
   return reshape(r, s);
 }
 

@@ -5,12 +5,14 @@
 #include <cstdint>
 
 #include "autograd/variable.h"
+#include "routines/reduction.h"
 
 namespace kumo {
 namespace autograd {
 
-// log(sum(exp(x), axis)), computed with the maximum subtracted.
-Variable logsumexp(const Variable& x, int64_t axis = 1);
+// log(sum(exp(x), axes)), computed with the maximum subtracted; all axes by
+// default (Chainer's axis=None), one axis or several.
+Variable logsumexp(const Variable& x, const Axes& axes = Axes());
 Variable log_softmax(const Variable& x, int64_t axis = 1);
 Variable softmax(const Variable& x, int64_t axis = 1);
 
@@ -32,6 +34,8 @@ Variable silu(const Variable& x);
 Variable hard_sigmoid(const Variable& x);
 // min(max(x, 0), z).
 Variable clipped_relu(const Variable& x, double z = 20.0);
+// min(max(0, x), 6) (Chainer's F.relu6): clipped_relu with z = 6.
+Variable relu6(const Variable& x);
 
 // Differentiable activations (Chainer's F.celu, F.gelu, F.prelu, F.maxout,
 // F.crelu, F.swish), composed of differentiable functions so double

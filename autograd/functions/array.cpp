@@ -154,6 +154,20 @@ Variable broadcast_to(const Variable& x, const Shape& shape) {
   return one(std::make_shared<BroadcastTo>(shape), x);
 }
 
+std::vector<Variable> broadcast(const std::vector<Variable>& xs) {
+  std::vector<Shape> shapes;
+  shapes.reserve(xs.size());
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (!xs[i].defined()) throw TypeError("broadcast: argument " + std::to_string(i) + " is None");
+    shapes.push_back(xs[i].shape());
+  }
+  const Shape shape = broadcast_shapes(shapes);
+  std::vector<Variable> out;
+  out.reserve(xs.size());
+  for (const Variable& x : xs) out.push_back(broadcast_to(x, shape));
+  return out;
+}
+
 Variable sum_to(const Variable& x, const Shape& shape) {
   if (x.shape() == shape) return x;
   return one(std::make_shared<SumTo>(shape), x);

@@ -66,6 +66,21 @@ class MatMul : public FunctionNode {
   }
 };
 
+Variable transposed_if(const Variable& x, bool transpose) {
+  return transpose && x.ndim() >= 2 ? swap_last(x) : x;
+}
+
+// A batch_matmul operand as (B, N, rest).
+Variable as_batch_of_matrices(const Variable& x, const char* name) {
+  if (x.ndim() < 2)
+    throw ValueError(std::string("batch_matmul: ") + name + " must have at least 2 dimensions (batch, rows, ...), got " +
+                     std::to_string(x.ndim()));
+  const Shape& s = x.shape();
+  int64_t rest = 1;
+  for (size_t k = 2; k < s.size(); ++k) rest *= s[k];
+  return reshape(x, Shape{s[0], s[1], rest});
+}
+
 // Chainer's LinearFunction: y = x W^T (+ b) as one node. Its weight gradient
 // gy^T x comes out C-contiguous in W's own (out, in) layout, so the fused
 // optimizer updates it in place; as a MatMul of a transposed W it was a
@@ -109,8 +124,31 @@ Variable matmul(const Variable& a, const Variable& b) {
   return apply(std::make_shared<MatMul>(), {a, b})[0];
 }
 
-Variable linear(const Variable& x, const Variable& W, const Variable& b) {
+Variable matmul(const Variable& a, const Variable& b, bool transa, bool transb) {
+  if (!a.defined() || !b.defined()) throw TypeError("matmul: an operand is None");
+  return matmul(transposed_if(a, transa), transposed_if(b, transb));
+}
+
+Variable batch_matmul(const Variable& a, const Variable& b, bool transa, bool transb) {
+  if (!a.defined() || !b.defined()) throw TypeError("batch_matmul: an operand is None");
+  return matmul(as_batch_of_matrices(a, "a"), as_batch_of_matrices(b, "b"), transa, transb);
+}
+
+Variable linear(const Variable& x, const Variable& W, const Variable& b, int n_batch_axes) {
+  if (!x.defined() || !W.defined()) throw TypeError("linear: x and W must not be None");
   if (W.ndim() != 2) throw ValueError("linear: W must be 2-d (out, in), got shape " + W.shape().to_string());
+  if (n_batch_axes <= 0) throw ValueError("linear: n_batch_axes should be greater than 0, got " + std::to_string(n_batch_axes));
+  if (n_batch_axes > 1) {
+    if (x.ndim() <= n_batch_axes)
+      throw ValueError("linear: x of shape " + x.shape().to_string() + " has no feature axes after " +
+                       std::to_string(n_batch_axes) + " batch axes");
+    Shape batch(std::vector<int64_t>(x.shape().begin(), x.shape().begin() + n_batch_axes));
+    int64_t rows = 1;
+    for (int64_t d : batch) rows *= d;
+    Variable y = linear(reshape(x, Shape{rows, -1}), W, b, 1);
+    batch.push_back(y.shape()[1]);
+    return reshape(y, batch);
+  }
   Variable x2 = x.ndim() == 2 ? x : reshape(x, Shape{x.ndim() ? x.shape()[0] : 1, -1});
   if (x2.shape()[1] != W.shape()[1]) {
     throw ValueError("linear: x has " + std::to_string(x2.shape()[1]) + " features per example but W expects " +

@@ -12,9 +12,17 @@ namespace kumo {
 namespace autograd {
 
 Variable matmul(const Variable& a, const Variable& b);
-// x @ W.T + b over x flattened to (batch, -1), as chainer.functions.linear
-// with n_batch_axes=1. `b` may be undefined (no bias).
-Variable linear(const Variable& x, const Variable& W, const Variable& b = Variable());
+// Chainer's F.matmul(a, b, transa, transb): each matrix of a (of b)
+// transposed first; a 1-d operand is not transposed.
+Variable matmul(const Variable& a, const Variable& b, bool transa, bool transb);
+// Chainer's deprecated F.batch_matmul: a and b of shape (B, N, ...) are
+// each read as B matrices of shape (N, prod(...)) (a (B, N) operand is B
+// column vectors), then matmul(a, b, transa, transb).
+Variable batch_matmul(const Variable& a, const Variable& b, bool transa = false, bool transb = false);
+// x @ W.T + b over x flattened to (batch, -1), as chainer.functions.linear:
+// the first n_batch_axes axes of x are the batch (the result has them,
+// then W's out axis), the rest the features. `b` may be undefined (no bias).
+Variable linear(const Variable& x, const Variable& W, const Variable& b = Variable(), int n_batch_axes = 1);
 
 // Differentiable linear algebra (Chainer's F.det, F.inv, F.cholesky, ...):
 // forward by kumo::linalg, backward with differentiable functions (so

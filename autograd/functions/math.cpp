@@ -68,6 +68,9 @@ const UnaryRule kSinh{"Sinh", [](const Array& x) { return kumo::sinh(x); }, Unar
                       [](const Variable& x, const Variable& gy) { return gy * cosh(x); }};
 const UnaryRule kCosh{"Cosh", [](const Array& x) { return kumo::cosh(x); }, UnaryRule::kInput,
                       [](const Variable& x, const Variable& gy) { return gy * sinh(x); }};
+const UnaryRule kArctanh{"Arctanh", [](const Array& x) { return kumo::arctanh(x); }, UnaryRule::kInput,
+                         [](const Variable& x, const Variable& gy) { return gy / (1.0 - x * x); },
+                         "gy / ((T)1 - v * v)"};
 // 1/sqrt(x): its derivative -y^3/2.
 const UnaryRule kRsqrt{"Rsqrt", [](const Array& x) { return kumo::reciprocal(kumo::sqrt(x)); }, UnaryRule::kOutput,
                        [](const Variable& y, const Variable& gy) { return gy * y * y * y * -0.5; },
@@ -102,6 +105,23 @@ Variable cosh(const Variable& x) { return run(kCosh, x); }
 Variable rsqrt(const Variable& x) { return run(kRsqrt, x); }
 Variable floor(const Variable& x) { return run(kFloor, x); }
 Variable ceil(const Variable& x) { return run(kCeil, x); }
+Variable arctanh(const Variable& x) {
+  require_floating(x, "arctanh");
+  return run(kArctanh, x);
+}
+
+Variable sign(const Variable& x) {
+  if (!x.defined()) throw TypeError("sign: x is None");
+  return Variable(kumo::sign(x.array()), false);
+}
+
+// numpy.fix: rounds toward zero; integers and booleans are already whole
+// (NumPy returns them unchanged in their dtype).
+Variable fix(const Variable& x) {
+  if (!x.defined()) throw TypeError("fix: x is None");
+  const Array& a = x.array();
+  return Variable(is_floating(a.dtype()) ? kumo::trunc(a) : a.copy(), false);
+}
 
 namespace {
 

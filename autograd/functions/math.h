@@ -30,9 +30,16 @@ Variable arctan(const Variable& x);
 Variable sinh(const Variable& x);
 Variable cosh(const Variable& x);
 Variable rsqrt(const Variable& x);
+// The inverse hyperbolic tangent (Chainer's F.arctanh); its derivative 1/(1 - x^2).
+Variable arctanh(const Variable& x);
 // Zero gradient (piecewise constant), as Chainer's floor and ceil.
 Variable floor(const Variable& x);
 Variable ceil(const Variable& x);
+// Chainer's F.sign and F.fix: their gradient is None everywhere, so the
+// result is a new Variable outside the graph (requires_grad false), as
+// Chainer's, and no gradient reaches x through it.
+Variable sign(const Variable& x);
+Variable fix(const Variable& x);
 
 // Differentiable special functions, binary math, reductions and scans
 // (Chainer's F.erf, F.lgamma, F.arctan2, F.prod, F.cumsum, ...). Backward

@@ -145,6 +145,44 @@ TEST(AutogradEngine, LeafGradientsAccumulateOverBackwardCalls) {
   expect_near(x.grad(), {0.0, 0.0});
 }
 
+TEST(AutogradEngine, SecondBackwardOfTheSameGraphAccumulatesAgain) {
+  // Chainer's rule: backward keeps the graph.
+  ag::Variable x(vec({0.5, -1.0}));
+  ag::Variable y = ag::sum(ag::tanh(x) * x);
+  y.backward();
+  const std::vector<double> once = {std::tanh(0.5) + 0.5 * (1 - std::tanh(0.5) * std::tanh(0.5)),
+                                    std::tanh(-1.0) - 1.0 * (1 - std::tanh(-1.0) * std::tanh(-1.0))};
+  expect_near(x.grad(), once);
+  y.backward();
+  expect_near(x.grad(), {2 * once[0], 2 * once[1]});
+}
+
+TEST(AutogradEngine, TwoLossesSharingAGraphEachReachTheLeaves) {
+  // A GAN's pattern: two losses over one shared intermediate, backpropagated
+  // one after the other.
+  ag::Variable x(vec({0.5, -1.0}));
+  ag::Variable h = ag::tanh(x);
+  ag::Variable first = ag::sum(h);
+  ag::Variable second = ag::sum(h * h);
+  first.backward();
+  x.cleargrad();
+  second.backward();
+  std::vector<double> want;
+  for (double v : {0.5, -1.0}) want.push_back(2 * std::tanh(v) * (1 - std::tanh(v) * std::tanh(v)));
+  expect_near(x.grad(), want);
+}
+
+TEST(AutogradEngine, ReleaseGraphFreesTheGraphAsBackwardPasses) {
+  ag::Variable x(vec({0.5, -1.0}));
+  ag::Variable y = ag::sum(ag::tanh(x));
+  y.backward(false, false, /*release_graph=*/true);
+  EXPECT_FALSE(y.creator());
+  const std::vector<double> once = {1 - std::tanh(0.5) * std::tanh(0.5), 1 - std::tanh(-1.0) * std::tanh(-1.0)};
+  expect_near(x.grad(), once);
+  y.backward();  // y is a root now: nothing more reaches x
+  expect_near(x.grad(), once);
+}
+
 TEST(AutogradEngine, OutputGradStartsFromOnesOnlyForOneElement) {
   ag::Variable x(vec({1.0, 2.0}));
   ag::Variable y = x * 2.0;
@@ -189,14 +227,27 @@ TEST(AutogradEngine, RetainGradKeepsIntermediateGradients) {
   EXPECT_FALSE(h2.grad().defined());
 }
 
-TEST(AutogradEngine, BackwardReleasesTheGraph) {
+TEST(AutogradEngine, BackwardKeepsTheGraphUntilTheOutputGoes) {
+  ag::Variable x(vec({0.1, 0.2}));
+  ag::Variable h = ag::tanh(x);
+  std::weak_ptr<ag::FunctionNode> tanh_node = h.creator();
+  ag::Variable y = ag::sum(h * 2.0);
+  h = ag::Variable();
+  y.backward();
+  EXPECT_FALSE(tanh_node.expired());
+  EXPECT_NE(y.creator(), nullptr);
+  y = ag::Variable();
+  EXPECT_TRUE(tanh_node.expired());
+}
+
+TEST(AutogradEngine, BackwardWithReleaseGraphReleasesTheGraph) {
   ag::Variable x(vec({0.1, 0.2}));
   ag::Variable h = ag::tanh(x);
   std::weak_ptr<ag::FunctionNode> tanh_node = h.creator();
   ag::Variable y = ag::sum(h * 2.0);
   h = ag::Variable();
   EXPECT_FALSE(tanh_node.expired());
-  y.backward();
+  y.backward(false, false, /*release_graph=*/true);
   EXPECT_TRUE(tanh_node.expired());
   EXPECT_EQ(y.creator(), nullptr);
 }

@@ -12,6 +12,7 @@ Chainer's Python names::
     y.backward()
     x.grad
 """
+import kumo as _kumo
 from kumo import _core
 from kumo.autograd import functions  # noqa: F401
 from kumo.autograd import gradient_check  # noqa: F401
@@ -29,6 +30,39 @@ def grad(outputs, inputs, grad_outputs=None, retain_grad=False, enable_double_ba
     where no gradient reaches an input), leaving every variable's ``grad``
     alone."""
     return _ag.grad(outputs, inputs, grad_outputs, retain_grad, enable_double_backprop)
+
+
+def backward(outputs, grad_outputs=None, *, enable_double_backprop=False):
+    """Backpropagates from several outputs at once (Chainer's chainer.backward).
+
+    ``grad_outputs`` gives each output's gradient; without it each output's
+    ``grad_var`` is used (and cleared), and an output without one is skipped
+    with a RuntimeWarning: unlike ``Variable.backward``, no output starts from
+    ones. The outputs' ``grad_var`` are left as they were otherwise.
+    """
+    outputs = list(outputs)
+    if grad_outputs is None:
+        grad_outputs = []
+        for y in outputs:
+            g = y.grad_var
+            if g is None:
+                import warnings
+                warnings.warn("backward: an output has no grad (or appears twice); it is skipped, since "
+                              "backward() does not start from ones", RuntimeWarning, stacklevel=2)
+            y.grad_var = None
+            grad_outputs.append(g)
+    else:
+        grad_outputs = list(grad_outputs)
+        if len(grad_outputs) != len(outputs):
+            raise ValueError("backward: %d grad_outputs for %d outputs" % (len(grad_outputs), len(outputs)))
+    pairs = [(y, g if isinstance(g, Variable) else Variable(g, requires_grad=False))
+             for y, g in zip(outputs, grad_outputs) if g is not None]
+    if not pairs:
+        return
+    kept = [y.grad_var for y, _ in pairs]
+    _ag._backward([y for y, _ in pairs], [g for _, g in pairs], enable_double_backprop)
+    for (y, _), g in zip(pairs, kept):
+        y.grad_var = g
 
 
 def no_backprop_mode():
@@ -77,10 +111,43 @@ Variable.reshape = _reshape
 Variable.transpose = _transpose
 Variable.T = property(lambda self: functions.transpose(self))
 Variable.device = property(lambda self: self.array.device)
-Variable.to_device = lambda self, device: functions.copy(self, device)
 Variable.__array_priority__ = 200  # ndarray op Variable goes to Variable's reflected operator
 
-__all__ = ["Variable", "FunctionNode", "grad", "no_backprop_mode", "force_backprop_mode", "is_backprop_enabled",
+
+def _mean(self, axis=None, *, weights=None, keepdims=False):
+    """Chainer's Variable.mean: F.average of this variable."""
+    return functions.average(self, axis, weights, keepdims)
+
+
+def _outside_graph(values):
+    # Piecewise-constant results carry no gradient (zero almost everywhere):
+    # a new Variable outside the graph, as F.sign and F.fix give.
+    return Variable(values, requires_grad=False)
+
+
+def _data_of(x):
+    return x.array if isinstance(x, Variable) else x
+
+
+def _to_device(self, device):
+    """Moves the data and the gradient to ``device`` in place, as Chainer's
+    Variable.to_device (F.copy is the differentiable copy); returns self."""
+    grad = self.grad
+    self.array = self.array.to_device(device)
+    if grad is not None:
+        self.grad = grad.to_device(device)
+    return self
+
+
+Variable.mean = _mean
+Variable.__floordiv__ = lambda self, other: _outside_graph(self.array // _data_of(other))
+Variable.__rfloordiv__ = lambda self, other: _outside_graph(_data_of(other) // self.array)
+# The array module of the data, as Chainer's (numpy or cupy there; kumo on every device here).
+Variable.xp = property(lambda self: _kumo)
+Variable.to_device = _to_device
+Variable.to_cpu = lambda self: _to_device(self, "cpu")
+
+__all__ = ["Variable", "FunctionNode", "grad", "backward", "no_backprop_mode", "force_backprop_mode", "is_backprop_enabled",
            "functions", "gradient_check", "function_hooks", "FunctionHook"]
 
 from kumo.autograd._config import config, using_config  # noqa: E402

@@ -7,7 +7,19 @@ from kumo import _core
 
 _f = _core.autograd.functions
 
-add, sub, mul, div, pow = _f.add, _f.sub, _f.mul, _f.div, _f.pow
+sub, mul, div, pow = _f.sub, _f.mul, _f.div, _f.pow
+
+
+def add(*xs):
+    """The elementwise sum of two or more Variables (Chainer's variadic F.add)."""
+    if len(xs) < 2:
+        raise TypeError("add: expected at least two inputs, got %d" % len(xs))
+    y = _f.add(xs[0], xs[1])
+    for x in xs[2:]:
+        y = _f.add(y, x)
+    return y
+
+
 neg, exp, log, sqrt, square = _f.neg, _f.exp, _f.log, _f.sqrt, _f.square
 sin, cos, tanh, sigmoid, relu = _f.sin, _f.cos, _f.tanh, _f.sigmoid, _f.relu
 absolute = _f.absolute
@@ -23,7 +35,17 @@ concat, stack, split_axis, expand_dims, squeeze = _f.concat, _f.stack, _f.split_
 where, maximum, minimum, clip, max, min = _f.where, _f.maximum, _f.minimum, _f.clip, _f.max, _f.min  # noqa: A001
 leaky_relu, elu, selu, softplus, silu = _f.leaky_relu, _f.elu, _f.selu, _f.softplus, _f.silu
 hard_sigmoid, clipped_relu = _f.hard_sigmoid, _f.clipped_relu
-cast, broadcast_to, sum_to = _f.cast, _f.broadcast_to, _f.sum_to
+cast, broadcast, broadcast_to, sum_to = _f.cast, _f.broadcast, _f.broadcast_to, _f.sum_to
+arctanh, relu6 = _f.arctanh, _f.relu6
+# Outside the graph (their gradient is None everywhere), as Chainer's.
+sign, fix = _f.sign, _f.fix
+
+
+def batch_matmul(a, b, transa=False, transb=False):
+    """Chainer's deprecated batch_matmul: matmul of (B, N, ...) operands read as B matrices (N, prod(...))."""
+    import warnings
+    warnings.warn("batch_matmul is deprecated. Use matmul instead.", DeprecationWarning, stacklevel=2)
+    return _f.batch_matmul(a, b, transa, transb)
 
 
 def copy(x, dst):
@@ -52,7 +74,8 @@ __all__ = ["add", "sub", "mul", "div", "pow", "neg", "exp", "log", "sqrt", "squa
            "sinh", "cosh", "rsqrt", "floor", "ceil", "matmul", "linear", "softmax", "log_softmax", "logsumexp",
            "mean_squared_error", "concat", "stack", "split_axis", "expand_dims", "squeeze", "where", "maximum",
            "minimum", "clip", "max", "min", "leaky_relu", "elu", "selu", "softplus", "silu", "hard_sigmoid",
-           "clipped_relu", "copy", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast_to", "sum_to", "reshape", "transpose", "sum", "mean"]
+           "clipped_relu", "copy", "get_item", "select_item", "softmax_cross_entropy", "accuracy", "cast", "broadcast", "broadcast_to",
+           "arctanh", "relu6", "sign", "fix", "batch_matmul", "sum_to", "reshape", "transpose", "sum", "mean"]
 
 # Math, linear algebra and more activations (autograd/functions/{math,linalg,activation}.h).
 from kumo._core.autograd.functions import (erf, erfc, erfinv, lgamma, digamma, polygamma, arctan2, fmod,  # noqa: E402
