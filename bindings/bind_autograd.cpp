@@ -333,7 +333,13 @@ void bind_autograd(py::module_& parent) {
 
   // Functions (kumo.autograd.functions wraps them with Chainer's signatures).
   py::module_ f = m.def_submodule("functions");
-  f.def("add", [](py::handle a, py::handle b) { return binary(a, b, ag::add, ag::add, add_sv); });
+  // Chainer's variadic F.add(*xs): two or more inputs, summed left to right.
+  f.def("add", [](py::args xs) {
+    if (xs.size() < 2) throw TypeError("add: expected at least two inputs, got " + std::to_string(xs.size()));
+    py::object y = binary(xs[0], xs[1], ag::add, ag::add, add_sv);
+    for (size_t i = 2; i < xs.size(); ++i) y = binary(y, xs[i], ag::add, ag::add, add_sv);
+    return y;
+  });
   f.def("sub", [](py::handle a, py::handle b) { return binary(a, b, ag::sub, ag::sub, ag::sub); });
   f.def("mul", [](py::handle a, py::handle b) { return binary(a, b, ag::mul, ag::mul, mul_sv); });
   f.def("div", [](py::handle a, py::handle b) { return binary(a, b, ag::div, ag::div, ag::div); });
@@ -369,7 +375,6 @@ void bind_autograd(py::module_& parent) {
   f.def("broadcast", [](py::args args) -> py::object {
     std::vector<ag::Variable> xs;
     for (py::handle a : args) xs.push_back(to_variable(a));
-    if (xs.empty()) throw py::value_error("broadcast: at least one argument is needed");
     std::vector<ag::Variable> ys = ag::broadcast(xs);
     if (ys.size() == 1) return to_py(ys[0]);
     return to_py_tuple(ys);

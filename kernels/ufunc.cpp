@@ -59,7 +59,6 @@ Ufunc::Ufunc(std::string name, int nin, int nout, std::vector<UfuncLoop> loops, 
     : name_(std::move(name)), nin_(nin), nout_(nout), loops_(std::move(loops)), preamble_(std::move(preamble)),
       reduce_identity_(std::move(reduce_identity)) {
   homogeneous_ = true;
-  inputs_ignore_casting_ = name_ == "logical_and" || name_ == "logical_or" || name_ == "logical_xor";
   for (const UfuncLoop& l : loops_) {
     if (static_cast<int>(l.types.size()) != nin_ + nout_)
       throw ValueError("ufunc " + name_ + ": loop has the wrong number of types");
@@ -115,7 +114,7 @@ int Ufunc::resolve(const UfuncOperand* inputs, int n_inputs, std::optional<Dtype
       const UfuncLoop& l = loops_[k];
       if (l.types[nin_] != *dtype) continue;
       if (homogeneous_ && l.types[0] != *dtype && is_inexact(*dtype)) continue;
-      if (inputs_cast_ok(l, inputs_ignore_casting_ ? Casting::kUnsafe : casting)) return checked(k);
+      if (inputs_cast_ok(l, truth_inputs_ ? Casting::kUnsafe : casting)) return checked(k);
     }
     throw CastingError("ufunc '" + name_ + "' did not contain a loop with signature matching types " +
                        dtype_list(inputs, n_inputs) + " -> " + dtype_name(*dtype) + " under casting rule '" +
@@ -310,13 +309,12 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
   for (int i = 0; i < nin_; ++i) {
     const UfuncOperand& op = inputs[i];
     if (op.is_scalar) {
-      // The logical ufuncs see only whether a Python int is zero (NumPy
-      // takes them as bools), so one out of the loop type's range is fine.
-      // (Above int64's range NumPy fails to convert it: OverflowError, as here.)
-      if (inputs_ignore_casting_ && (op.scalar.kind == WeakScalar::kFloat || op.scalar.kind == WeakScalar::kComplex ||
-                                     (op.scalar.kind == WeakScalar::kInt && !op.scalar.huge && !op.scalar.is_uint))) {
-        // A logical ufunc sees only whether the number is zero (NumPy takes
-        // it as a bool), whatever the loop: 1j is true in a boolean loop.
+      // A logical ufunc sees only whether the number is zero (NumPy takes
+      // it as a bool), whatever the loop: an int out of the loop type's range
+      // is fine, 1j is true in a boolean loop. (Above int64's range NumPy
+      // fails to convert an int: OverflowError, as here.)
+      if (truth_inputs_ && (op.scalar.kind == WeakScalar::kFloat || op.scalar.kind == WeakScalar::kComplex ||
+                            (op.scalar.kind == WeakScalar::kInt && !op.scalar.huge && !op.scalar.is_uint))) {
         ScalarValue truth;
         truth.kind = WeakScalar::kBool;
         truth.b = op.scalar.kind == WeakScalar::kInt     ? op.scalar.i != 0
@@ -335,7 +333,7 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
       }
       ins[i] = &converted[i];
     } else {
-      if (!inputs_ignore_casting_ && !can_cast(op.array().dtype(), l.types[i], casting))
+      if (!truth_inputs_ && !can_cast(op.array().dtype(), l.types[i], casting))
         throw CastingError("Cannot cast ufunc '" + name_ + "' input " + std::to_string(i) + " from dtype('" +
                            dtype_name(op.array().dtype()) + "') to dtype('" + dtype_name(l.types[i]) +
                            "') with casting rule '" + casting_name(casting) + "'");

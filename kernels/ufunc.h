@@ -126,6 +126,11 @@ class Ufunc {
   // Below this many bytes of operands a loop runs on one host thread (0:
   // split by element count alone). Set before the first call.
   void set_min_parallel_bytes(int64_t bytes) { min_parallel_bytes_ = bytes; }
+  // The inputs count only as truth values (NumPy 2's logical_and/or/xor):
+  // they are not held to `casting` (casting='no' with int8 and complex128
+  // inputs works; the output still is), and a Python number is its truth.
+  // Set before the first call.
+  void set_truth_inputs(bool on) { truth_inputs_ = on; }
 
   const ElementwiseSpec& loop_spec(int loop) const;
   const ElementwiseSignature& loop_signature(int loop) const;
@@ -141,10 +146,7 @@ class Ufunc {
   std::string preamble_;
   std::string reduce_identity_;
   bool homogeneous_;
-  // logical_and/or/xor: NumPy 2 takes their inputs as truth values (its
-  // boolean promoter) and does not hold them to `casting` (casting='no' with
-  // int8 and complex128 inputs works); their output still is.
-  bool inputs_ignore_casting_ = false;
+  bool truth_inputs_ = false;  // set_truth_inputs
   int64_t min_parallel_bytes_ = 0;
   mutable std::mutex mu_;
   mutable std::vector<std::shared_ptr<ElementwiseSpec>> specs_;

@@ -279,7 +279,8 @@ std::vector<UfuncRow> build_rows() {
   for (const auto& [name, op, ident, word] : logical)
     t.row(name, 2, 1, to_bool(kAll, 2),
           std::string("out0 = (kumo_cast<bool>(in0) ") + op + " kumo_cast<bool>(in1))", ident, {},
-          std::string("Compute the truth value of x1 ") + word + " x2 element-wise.");
+          std::string("Compute the truth value of x1 ") + word + " x2 element-wise.")
+        .truth_inputs = true;
   t.row("logical_not", 1, 1, to_bool(kAll, 1), "out0 = !kumo_cast<bool>(in0)", "", {},
         "Compute the truth value of NOT x element-wise.");
 
@@ -364,6 +365,7 @@ const std::vector<std::pair<std::string, std::string>>& ufunc_aliases() {
 BuiltinUfunc::BuiltinUfunc(const UfuncRow& row)
     : kernels::Ufunc(row.name, row.nin, row.nout, make_loops(row), row.preamble, row.identity), row_(row) {
   if (row.memory_bound) set_min_parallel_bytes(kernels::kMemoryBoundParallelBytes);
+  set_truth_inputs(row.truth_inputs);
 }
 
 std::shared_ptr<const BuiltinUfunc> builtin_ufunc_ptr(std::string_view name) {

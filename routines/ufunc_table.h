@@ -41,6 +41,9 @@ struct UfuncRow {
   // memory traffic, and on the host a second thread only pays off once the
   // operands outgrow the caches.
   bool memory_bound = false;
+  // Inputs count only as truth values (logical_and/or/xor):
+  // kernels::Ufunc::set_truth_inputs.
+  bool truth_inputs = false;
 };
 
 const std::vector<UfuncRow>& ufunc_rows();

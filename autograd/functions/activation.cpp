@@ -108,9 +108,9 @@ const fused::UnaryActivation kClippedRelu{
 
 // log(sum(exp(x), axis)) keeping the axis. The maximum is a constant: it
 // cancels from the value, so it needs no gradient, and keeps exp finite.
-Variable logsumexp_keepdims(const Variable& x, int64_t axis) {
-  Variable m(kumo::max(x.array(), axis, ReduceOptions().keepdims(true)), false);
-  return log(sum(exp(x - m), axis, true)) + m;
+Variable logsumexp_keepdims(const Variable& x, const Axes& axes) {
+  Variable m(kumo::max(x.array(), axes, ReduceOptions().keepdims(true)), false);
+  return log(sum(exp(x - m), axes, true)) + m;
 }
 
 // On the host a kernel with a broadcast (not 0-d) operand runs a scalar
@@ -271,9 +271,7 @@ Variable logsumexp(const Variable& x, const Axes& axes) {
   }
   if (x.size() == 0 && !reduced.empty())
     throw ValueError("logsumexp: zero-size array " + x.shape().to_string() + " has no maximum to subtract");
-  const Axes kept_axes(std::vector<int64_t>(reduced.begin(), reduced.end()));
-  Variable m(kumo::max(x.array(), kept_axes, ReduceOptions().keepdims(true)), false);
-  Variable r = log(sum(exp(x - m), kept_axes, true)) + m;
+  Variable r = logsumexp_keepdims(x, Axes(std::vector<int64_t>(reduced.begin(), reduced.end())));
   Shape s;
   for (int k = 0; k < x.ndim(); ++k)
     if (std::find(reduced.begin(), reduced.end(), k) == reduced.end()) s.push_back(x.shape()[k]);

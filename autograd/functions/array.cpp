@@ -155,6 +155,7 @@ Variable broadcast_to(const Variable& x, const Shape& shape) {
 }
 
 std::vector<Variable> broadcast(const std::vector<Variable>& xs) {
+  if (xs.empty()) throw ValueError("broadcast: at least one argument is needed");
   std::vector<Shape> shapes;
   shapes.reserve(xs.size());
   for (size_t i = 0; i < xs.size(); ++i) {

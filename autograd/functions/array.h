@@ -18,7 +18,7 @@ namespace autograd {
 
 Variable broadcast_to(const Variable& x, const Shape& shape);
 // Each of xs broadcast to their common shape (Chainer's F.broadcast);
-// ValueError naming the shapes when they do not broadcast.
+// ValueError naming the shapes when they do not broadcast, or for none.
 std::vector<Variable> broadcast(const std::vector<Variable>& xs);
 // Sums x down to `shape` (the shape x was broadcast from): the gradient of
 // a broadcast.

@@ -7,19 +7,7 @@ from kumo import _core
 
 _f = _core.autograd.functions
 
-sub, mul, div, pow = _f.sub, _f.mul, _f.div, _f.pow
-
-
-def add(*xs):
-    """The elementwise sum of two or more Variables (Chainer's variadic F.add)."""
-    if len(xs) < 2:
-        raise TypeError("add: expected at least two inputs, got %d" % len(xs))
-    y = _f.add(xs[0], xs[1])
-    for x in xs[2:]:
-        y = _f.add(y, x)
-    return y
-
-
+add, sub, mul, div, pow = _f.add, _f.sub, _f.mul, _f.div, _f.pow
 neg, exp, log, sqrt, square = _f.neg, _f.exp, _f.log, _f.sqrt, _f.square
 sin, cos, tanh, sigmoid, relu = _f.sin, _f.cos, _f.tanh, _f.sigmoid, _f.relu
 absolute = _f.absolute
