@@ -11,6 +11,7 @@
 #include "kernels/launch.h"
 #include "kernels/reduction.h"
 #include "kernels/ufunc.h"
+#include "routines/assignment.h"
 #include "routines/elementwise.h"
 #include "routines/ufunc_table.h"
 
@@ -24,6 +25,137 @@ namespace {
 using kernels::Ufunc;
 
 const Array& cast_array(py::handle h) { return py::cast<const Array&>(h); }
+
+// signature=: a type string ("dd->?") or a tuple of nin + nout dtypes or
+// None, as NumPy reads it; None entries are left to the loop search.
+std::vector<std::optional<Dtype>> parse_signature(const Ufunc& u, const py::object& sig) {
+  const int nin = u.nin(), nout = u.nout();
+  const char* single = "Use `dtype` or  fill the tuple with more than one 'None'.";
+  std::vector<std::optional<Dtype>> fixed;
+  if (PyUnicode_Check(sig.ptr())) {
+    std::string s = py::str(sig);
+    if (s.size() == 1) throw TypeError(single);
+    size_t arrow = s.find("->");
+    if (arrow == std::string::npos || static_cast<int>(arrow) != nin ||
+        static_cast<int>(s.size() - arrow - 2) != nout)
+      throw ValueError("a type-string for " + u.name() + ", " + std::to_string(nin) + " typecode(s) before and " +
+                       std::to_string(nout) + " after the -> sign");
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (i == arrow || i == arrow + 1) continue;
+      std::optional<Dtype> d;
+      try {
+        d = to_dtype(py::str(std::string(1, s[i])));
+      } catch (const py::error_already_set&) {
+        throw ValueError("Invalid data-type for array");
+      } catch (const TypeError&) {
+        throw ValueError("Invalid data-type for array");
+      }
+      if (!d) throw ValueError("Invalid data-type for array");
+      fixed.push_back(d);
+    }
+    return fixed;
+  }
+  if (!PyTuple_Check(sig.ptr())) throw TypeError("the signature object to ufunc must be a string or a tuple.");
+  py::tuple t = py::reinterpret_borrow<py::tuple>(sig);
+  if (t.size() == 1) throw TypeError(single);
+  if (static_cast<int>(t.size()) != nin + nout)
+    throw ValueError("a type-tuple must be specified of length " + std::to_string(nin + nout) + " for ufunc '" +
+                     u.name() + "'");
+  for (auto item : t) fixed.push_back(item.is_none() ? std::nullopt : std::optional<Dtype>(to_dtype_required(item)));
+  return fixed;
+}
+
+// A Python number of this kind is taken by a loop of this type without a cast
+// (NEP 50: an int goes into any number type, a float into floating and complex).
+bool weak_scalar_fits(WeakScalar s, Dtype d) {
+  DtypeKind k = kind(d);
+  switch (s) {
+    case WeakScalar::kBool: return true;
+    case WeakScalar::kInt: return k != DtypeKind::kBool;
+    case WeakScalar::kFloat: return k == DtypeKind::kFloat || k == DtypeKind::kComplex;
+    case WeakScalar::kComplex: return k == DtypeKind::kComplex;
+  }
+  return false;
+}
+
+// A ufunc call whose signature fixes input types. The loop is the first whose
+// types equal the fixed ones and whose free inputs the operands reach safely
+// (NumPy: "No loop matching" when there is none); the
+// inputs are cast to it under `casting` (NumPy's _UFuncInputCastingError when
+// they cannot be), and the result goes into out= under `casting`.
+py::object call_with_signature(const Ufunc& u, std::vector<kernels::UfuncOperand>& ins,
+                               const std::vector<std::optional<Dtype>>& fixed, std::vector<Array> outs,
+                               const std::vector<py::object>& out_objs, Casting casting, const py::object& where) {
+  const int nin = u.nin(), nout = u.nout();
+  auto operand_dtype = [&](int i) { return ins[i].is_scalar ? default_dtype(ins[i].scalar.kind) : ins[i].array().dtype(); };
+  const kernels::UfuncLoop* chosen = nullptr;
+  for (const kernels::UfuncLoop& l : u.loops()) {
+    if (l.operation.rfind("!error:", 0) == 0) continue;
+    bool match = true;
+    for (int i = 0; match && i < nin + nout; ++i) match = !fixed[i] || *fixed[i] == l.types[i];
+    if (!match) continue;
+    bool free_ok = true;
+    for (int i = 0; free_ok && i < nin; ++i)
+      if (!fixed[i])
+        free_ok = ins[i].is_scalar ? weak_scalar_fits(ins[i].scalar.kind, l.types[i])
+                                   : can_cast(operand_dtype(i), l.types[i], Casting::kSafe);
+    if (free_ok) {
+      chosen = &l;
+      break;
+    }
+  }
+  if (!chosen) throw TypeError("No loop matching the specified signature and casting was found for ufunc " + u.name());
+  std::vector<kernels::UfuncOperand> cast_ins;
+  cast_ins.reserve(nin);
+  for (int i = 0; i < nin; ++i) {
+    const Dtype want = chosen->types[i];
+    const bool fits = ins[i].is_scalar ? weak_scalar_fits(ins[i].scalar.kind, want) ||
+                                             can_cast(operand_dtype(i), want, casting)
+                                       : can_cast(operand_dtype(i), want, casting);
+    if (!fits)
+      throw CastingError("Cannot cast ufunc '" + u.name() + "' input " + std::to_string(i) + " from dtype('" +
+                         dtype_name(operand_dtype(i)) + "') to dtype('" + dtype_name(want) + "') with casting rule '" +
+                         casting_name(casting) + "'");
+    if (ins[i].is_scalar) {
+      if (weak_scalar_fits(ins[i].scalar.kind, want)) {
+        cast_ins.push_back(ins[i]);
+      } else {
+        Device* device = &current_device();
+        for (const auto& op : ins)
+          if (!op.is_scalar) {
+            device = &op.array().device();
+            break;
+          }
+        cast_ins.emplace_back(kernels::scalar_to_array(ins[i].scalar, want, *device));
+      }
+    } else if (ins[i].array().dtype() != want) {
+      cast_ins.emplace_back(ins[i].array().astype(want));
+    } else {
+      cast_ins.push_back(ins[i]);
+    }
+  }
+  // Exactly typed inputs under 'equiv' reach only the chosen loop; out= is
+  // then filled under the caller's rule.
+  UfuncOptions options;
+  options.casting(Casting::kEquiv).dtype(chosen->types[nin]);
+  Array mask = where.is_none() ? Array() : to_array_required(where);
+  if (mask.defined()) options.where(mask);
+  std::vector<Array> res = call_ufunc(u, cast_ins, options);
+  for (int i = 0; i < nout; ++i) {
+    if (!outs[i].defined()) continue;
+    if (!can_cast(res[i].dtype(), outs[i].dtype(), casting))
+      throw CastingError("Cannot cast ufunc '" + u.name() + "' output from dtype('" + dtype_name(res[i].dtype()) +
+                         "') to dtype('" + dtype_name(outs[i].dtype()) + "') with casting rule '" +
+                         casting_name(casting) + "'");
+  }
+  for (int i = 0; i < nout; ++i)
+    if (outs[i].defined()) copyto(outs[i], res[i], Casting::kUnsafe, mask);
+  auto result = [&](int i) { return out_objs[i] ? out_objs[i] : py::cast(res[i]); };
+  if (nout == 1) return result(0);
+  py::tuple t(nout);
+  for (int i = 0; i < nout; ++i) t[i] = result(i);
+  return t;
+}
 
 // Positional-only fast path for the operators: no keyword parsing.
 py::object ufunc_call(const Ufunc& u, py::args args, py::kwargs kw) {
@@ -49,6 +181,7 @@ py::object ufunc_call(const Ufunc& u, py::args args, py::kwargs kw) {
   std::optional<Dtype> dtype;
   Casting casting = Casting::kSameKind;
   py::object where = py::none();
+  py::object signature = py::none();
   if (kw) {
     for (auto item : kw) {
       std::string key = py::str(item.first);
@@ -79,17 +212,23 @@ py::object ufunc_call(const Ufunc& u, py::args args, py::kwargs kw) {
         casting = casting_from_name(py::str(v));
       } else if (key == "where") {
         if (!(v.ptr() == Py_True)) where = py::reinterpret_borrow<py::object>(v);
-      } else if (key == "signature" && !v.is_none()) {
-        // A signature naming only the output type is what dtype= means.
-        py::object s = py::reinterpret_borrow<py::object>(v);
-        if (PyTuple_Check(s.ptr())) s = s[py::int_(py::len(s) - 1)];
-        dtype = to_dtype(s);
+      } else if (key == "signature") {
+        signature = py::reinterpret_borrow<py::object>(v);
       } else if (key == "order" || key == "subok") {
         continue;
       } else {
         throw TypeError("'" + key + "' is an invalid keyword to ufunc '" + u.name() + "'");
       }
     }
+  }
+  if (!signature.is_none()) {
+    if (dtype) throw TypeError("cannot specify both 'signature' and 'dtype'");
+    std::vector<std::optional<Dtype>> fixed = parse_signature(u, signature);
+    bool inputs_fixed = false;
+    for (int i = 0; i < nin; ++i) inputs_fixed = inputs_fixed || fixed[i].has_value();
+    if (inputs_fixed) return call_with_signature(u, ins, fixed, std::move(outs), out_objs, casting, where);
+    // Only outputs named: that is what dtype= means.
+    dtype = fixed[nin];
   }
   UfuncOptions options;
   options.out(std::move(outs)).casting(casting);

@@ -845,3 +845,87 @@ def test_log_over_the_whole_range_within_one_ulp(dtype):
     near_one = 1 + numpy.linspace(-0.3, 0.42, 20001).astype(dtype)
     x = numpy.concatenate([x, near_one, numpy.nextafter(numpy.ones(4, dtype), [0, 2, 0, 2])])
     assert_within_ulp(kumo.asnumpy(kumo.log(kumo.asarray(x))), numpy.log(x), maxulp=1)
+
+
+# ---- signature=: NumPy's fixed loop types (a type string or a tuple with None) ----------------------
+SIGNATURE_CASES = [
+    ("add", "dd->d"), ("add", "ii->i"), ("add", "ff->f"), ("add", "DD->D"), ("add", "qq->q"),
+    ("less", "dd->?"), ("less", "ff->?"), ("add", ("f8", None, None)), ("less", ("f4", None, None)),
+    ("add", (None, None, "f4")), ("add", (None, None, None)), ("add", (numpy.float32,) * 3),
+    ("add", (numpy.dtype("f8"), "f8", "f8")), ("divide", "ff->f"),
+]
+
+
+@pytest.mark.parametrize("name,sig", SIGNATURE_CASES)
+@pytest.mark.parametrize("dtype", ["int8", "int64", "float32", "bool"])
+def test_signature_fixes_the_loop(name, sig, dtype):
+    n = (numpy.arange(6) % 3).astype(dtype)
+    try:
+        want = getattr(numpy, name)(n, n[::-1], signature=sig)
+    except TypeError as e:  # no loop takes the free inputs safely, or an input cast is refused
+        with pytest.raises(TypeError, match="No loop matching" if "No loop" in str(e) else "Cannot cast"):
+            getattr(kumo, name)(to_kumo(n), to_kumo(n)[::-1], signature=sig)
+        return
+    got = getattr(kumo, name)(to_kumo(n), to_kumo(n)[::-1], signature=sig)
+    assert got.dtype == want.dtype
+    numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
+
+
+@pytest.mark.parametrize("name,sig,error", [
+    ("less", "dd->d", TypeError),      # no such loop
+    ("add", "ff->d", TypeError),
+    ("add", "d", TypeError),           # a single type is dtype='s job
+    ("add", ("f8",), TypeError),
+    ("add", "ff", ValueError),         # counts before and after ->
+    ("add", ("f8", "f8"), ValueError),
+    ("add", "zz->z", ValueError),      # not a type code
+    ("add", 3, TypeError),
+    ("add", "??->?", TypeError),       # int64 to bool under same_kind
+    ("add", "LL->L", TypeError),       # int64 to uint64 under same_kind
+])
+def test_signature_errors(name, sig, error):
+    n = numpy.arange(3)
+    with pytest.raises(error):
+        getattr(numpy, name)(n, n, signature=sig)
+    with pytest.raises(error):
+        getattr(kumo, name)(to_kumo(n), to_kumo(n), signature=sig)
+
+
+def test_signature_input_casting_follows_casting():
+    n = numpy.arange(3) + 0.5
+    with pytest.raises(numpy._core._exceptions.UFuncTypeError):
+        numpy.add(n, 1, signature="ll->l")
+    with pytest.raises(TypeError, match="input 0 from dtype"):
+        kumo.add(to_kumo(n), 1, signature="ll->l")
+    numpy.testing.assert_array_equal(kumo.asnumpy(kumo.add(to_kumo(n), 1.5, signature="ll->l", casting="unsafe")),
+                                     numpy.add(n, 1.5, signature="ll->l", casting="unsafe"))
+
+
+def test_signature_python_scalar_out_of_range_raises():
+    with pytest.raises(OverflowError):
+        kumo.add(kumo.arange(3, dtype=kumo.int8), 300, signature="bb->b")
+
+
+def test_signature_with_dtype_raises():
+    with pytest.raises(TypeError, match="both"):
+        kumo.add(kumo.arange(3), 1, signature="dd->d", dtype="f8")
+
+
+def test_signature_out_and_where():
+    n = numpy.arange(4)
+    mask = numpy.array([True, False, True, False])
+    want = numpy.full(4, -1, numpy.float32)
+    numpy.add(n, n, signature="dd->d", out=want, where=mask)
+    out = kumo.full(4, -1, kumo.float32)
+    got = kumo.add(to_kumo(n), to_kumo(n), signature="dd->d", out=out, where=to_kumo(mask))
+    assert got is out
+    numpy.testing.assert_array_equal(kumo.asnumpy(out), want)
+    with pytest.raises(TypeError, match="output from dtype"):
+        kumo.add(to_kumo(n), to_kumo(n), signature="dd->d", out=kumo.zeros(4, kumo.int64))
+
+
+def test_signature_two_outputs():
+    n = numpy.arange(1, 5)
+    for g, w in zip(kumo.divmod(to_kumo(n), 3, signature="dd->dd"), numpy.divmod(n, 3, signature="dd->dd")):
+        assert g.dtype == w.dtype
+        numpy.testing.assert_array_equal(kumo.asnumpy(g), w)
