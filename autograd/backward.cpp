@@ -23,7 +23,8 @@ class BackwardPass {
         release_(release_graph && !enable_double_backprop) {}
 
   // Seeds the pass with the outputs and their initial gradients.
-  void seed(const std::vector<Variable>& outputs, const std::vector<Variable>& grad_outputs, bool set_output_grad) {
+  void seed(const std::vector<Variable>& outputs, const std::vector<Variable>& grad_outputs, bool set_output_grad,
+            std::optional<double> loss_scale = std::nullopt) {
     if (!grad_outputs.empty() && grad_outputs.size() != outputs.size())
       throw ValueError("backward: " + std::to_string(grad_outputs.size()) + " grad_outputs for " +
                        std::to_string(outputs.size()) + " outputs");
@@ -36,7 +37,7 @@ class BackwardPass {
         if (y.size() != 1)
           throw ValueError("backward: output " + std::to_string(i) + " has shape " + y.shape().to_string() +
                            "; give its gradient (only one-element outputs start from ones)");
-        gy = Variable(ones_like(y.array()), false);
+        gy = Variable(loss_scale ? full_like(y.array(), Scalar(*loss_scale)) : ones_like(y.array()), false);
       }
       if (gy.shape() != y.shape())
         throw ValueError("backward: the gradient of output " + std::to_string(i) + " has shape " +
@@ -68,13 +69,15 @@ class BackwardPass {
   }
 
   // Leaves keep the gradients that reached them: added to their grad.
-  void accumulate_into_leaves() {
+  // With a loss scale they also record it, for the optimizer to undo.
+  void accumulate_into_leaves(std::optional<double> loss_scale = std::nullopt) {
     for (auto& [raw, entry] : grads_) {
       Variable v = entry.node->variable();
       if (!v.defined() || !entry.grad.defined() || !v.requires_grad()) continue;
       std::lock_guard<std::mutex> lock(v.body_->grad_mutex);
       Variable& g = v.body_->grad;
       g = g.defined() ? add(g, entry.grad) : entry.grad;
+      if (loss_scale) v.body_->loss_scale = loss_scale;
     }
   }
 
@@ -158,16 +161,18 @@ class BackwardPass {
 };
 
 void backward(const std::vector<Variable>& outputs, const std::vector<Variable>& grad_outputs, bool retain_grad,
-              bool enable_double_backprop, bool release_graph) {
+              bool enable_double_backprop, bool release_graph, std::optional<double> loss_scale) {
+  if (loss_scale && !(*loss_scale > 0))
+    throw ValueError("backward: loss_scale must be a positive number. Actual: " + std::to_string(*loss_scale));
   BackwardPass pass(retain_grad, enable_double_backprop, release_graph);
-  pass.seed(outputs, grad_outputs, /*set_output_grad=*/true);
+  pass.seed(outputs, grad_outputs, /*set_output_grad=*/true, loss_scale);
   // The outputs' own gradients are set above; they are not leaves' grads.
   std::vector<Variable> roots;
   for (const Variable& y : outputs)
     if (!y.creator()) roots.push_back(y);
   pass.run();
   for (const Variable& y : roots) pass.take(y.node());  // a root output's grad is its seed, already set
-  pass.accumulate_into_leaves();
+  pass.accumulate_into_leaves(loss_scale);
 }
 
 std::vector<Variable> grad(const std::vector<Variable>& outputs, const std::vector<Variable>& inputs,

@@ -12,6 +12,7 @@
 // freed during the pass instead of with the graph; the graph cannot be
 // backpropagated again then. Double backprop never releases.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "autograd/variable.h"
@@ -21,9 +22,12 @@ namespace autograd {
 
 // Backpropagates from `outputs` with the gradients `grad_outputs` (default:
 // each output's grad, or ones for a one-element output without one) and
-// accumulates the gradients into the leaf variables' grad.
+// accumulates the gradients into the leaf variables' grad. With loss_scale
+// the ones an output starts from are loss_scale (a given gradient is used
+// as it is) and the leaves reached record it (Variable::loss_scale).
 void backward(const std::vector<Variable>& outputs, const std::vector<Variable>& grad_outputs = {},
-              bool retain_grad = false, bool enable_double_backprop = false, bool release_graph = false);
+              bool retain_grad = false, bool enable_double_backprop = false, bool release_graph = false,
+              std::optional<double> loss_scale = std::nullopt);
 
 // The gradients of `outputs` with respect to `inputs` (one per input; an
 // undefined Variable where no gradient reaches it), without touching any

@@ -85,8 +85,21 @@ std::shared_ptr<FunctionNode> Variable::creator() const { return body().node->cr
 
 int64_t Variable::rank() const { return body().node->rank_; }
 
-void Variable::backward(bool retain_grad, bool enable_double_backprop, bool release_graph) const {
-  autograd::backward({*this}, {}, retain_grad, enable_double_backprop, release_graph);
+void Variable::backward(bool retain_grad, bool enable_double_backprop, bool release_graph,
+                        std::optional<double> loss_scale) const {
+  autograd::backward({*this}, {}, retain_grad, enable_double_backprop, release_graph, loss_scale);
+}
+
+std::optional<double> Variable::loss_scale() const {
+  std::lock_guard<std::mutex> lock(body().grad_mutex);
+  return body().loss_scale;
+}
+
+void Variable::set_loss_scale(std::optional<double> scale) const {
+  if (scale && !(*scale > 0))
+    throw ValueError("loss_scale must be a positive number. Actual: " + std::to_string(*scale));
+  std::lock_guard<std::mutex> lock(body().grad_mutex);
+  body().loss_scale = scale;
 }
 
 void Variable::unchain() const {

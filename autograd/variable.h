@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -102,8 +103,17 @@ class Variable {
   // backward records the gradient computation so gradients can be
   // differentiated. The graph stays for another backward (Chainer's rule)
   // unless release_graph, which frees each function's retained arrays as
-  // the pass goes by (autograd/backward.h).
-  void backward(bool retain_grad = false, bool enable_double_backprop = false, bool release_graph = false) const;
+  // the pass goes by (autograd/backward.h). With loss_scale (Chainer's
+  // loss scaling for float16 training) the ones it starts from are
+  // loss_scale instead, and every leaf reached records the scale
+  // (loss_scale()) for the optimizer to divide its gradient by.
+  void backward(bool retain_grad = false, bool enable_double_backprop = false, bool release_graph = false,
+                std::optional<double> loss_scale = std::nullopt) const;
+
+  // The loss scale of the last scaled backward that reached this leaf
+  // (Chainer's Variable._loss_scale); none until one does.
+  std::optional<double> loss_scale() const;
+  void set_loss_scale(std::optional<double> scale) const;
 
   // Makes this variable a root: its creator is forgotten.
   void unchain() const;
@@ -129,6 +139,7 @@ struct VariableBody {
   // (model parameters) accumulate into it concurrently.
   mutable std::mutex grad_mutex;
   Variable grad;
+  std::optional<double> loss_scale;  // guarded by grad_mutex
 };
 
 }  // namespace autograd

@@ -191,8 +191,13 @@ void bind_autograd(py::module_& parent) {
                                return c ? py::cast(c) : py::none();
                              })
       .def("_is", &ag::Variable::is)
-      .def("backward", &ag::Variable::backward, py::arg("retain_grad") = false,
-           py::arg("enable_double_backprop") = false, py::kw_only(), py::arg("release_graph") = false)
+      .def(
+          "backward",
+          [](const ag::Variable& v, bool retain_grad, bool enable_double_backprop, std::optional<double> loss_scale,
+             bool release_graph) { v.backward(retain_grad, enable_double_backprop, release_graph, loss_scale); },
+          py::arg("retain_grad") = false, py::arg("enable_double_backprop") = false, py::arg("loss_scale") = py::none(),
+          py::kw_only(), py::arg("release_graph") = false)
+      .def_property("_loss_scale", &ag::Variable::loss_scale, &ag::Variable::set_loss_scale)
       .def("cleargrad", &ag::Variable::cleargrad)
       .def("zerograd", &ag::Variable::zerograd)
       .def("unchain", &ag::Variable::unchain)

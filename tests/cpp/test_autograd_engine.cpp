@@ -183,6 +183,19 @@ TEST(AutogradEngine, ReleaseGraphFreesTheGraphAsBackwardPasses) {
   expect_near(x.grad(), once);
 }
 
+TEST(AutogradEngine, LossScaleScalesTheSeedAndMarksTheLeavesReached) {
+  ag::Variable w(vec({1.0, 2.0}));
+  ag::Variable unused(vec({3.0}));
+  ag::Variable y = ag::sum(w * 3.0);
+  y.backward(false, false, false, /*loss_scale=*/8.0);
+  expect_near(w.grad(), {24.0, 24.0});
+  ASSERT_TRUE(w.loss_scale().has_value());
+  EXPECT_EQ(*w.loss_scale(), 8.0);
+  EXPECT_FALSE(unused.loss_scale().has_value());
+  EXPECT_THROW(y.backward(false, false, false, 0.0), ValueError);
+  EXPECT_THROW(w.set_loss_scale(-1.0), ValueError);
+}
+
 TEST(AutogradEngine, OutputGradStartsFromOnesOnlyForOneElement) {
   ag::Variable x(vec({1.0, 2.0}));
   ag::Variable y = x * 2.0;

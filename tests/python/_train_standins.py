@@ -80,7 +80,12 @@ class SGD:
             loss.backward()
         self.t += 1
         for p in self.target.params():
-            p.array[...] = p.array - self.lr * p.grad
+            # Chainer's contract: a scaled backward records its scale on the leaves.
+            scale = p._loss_scale or 1.0
+            p.array[...] = p.array - self.lr * (p.grad / scale)
+
+    def set_loss_scale(self, loss_scale):
+        self.loss_scale = loss_scale
 
     def new_epoch(self, auto=False):
         self.epoch += 1

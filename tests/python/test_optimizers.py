@@ -566,6 +566,49 @@ def test_static_loss_scale_divides_gradients():
     numpy.testing.assert_allclose(kumo.asnumpy(w.array), [1.0 - 0.1 * 2.0])
 
 
+def test_backward_loss_scale_scales_the_seed_and_marks_the_leaves():
+    w = VParam(kumo.asarray([1.0, 2.0]))
+    c = VParam(kumo.asarray([3.0, 4.0]), requires_grad=False)
+    F.sum(w * c).backward(loss_scale=8.0)
+    numpy.testing.assert_array_equal(kumo.asnumpy(w.grad), [24.0, 32.0])
+    assert w._loss_scale == 8.0
+    assert c._loss_scale is None          # no gradient reached it
+    v = VParam(kumo.asarray([1.0]))
+    F.sum(v * 2.0).backward()
+    assert v._loss_scale is None
+
+
+def test_backward_loss_scale_keeps_a_given_gradient():
+    w = VParam(kumo.asarray([1.0, 2.0]))
+    y = w * 3.0
+    y.grad = kumo.asarray([1.0, 1.0])
+    y.backward(loss_scale=4.0)
+    numpy.testing.assert_array_equal(kumo.asnumpy(w.grad), [3.0, 3.0])
+    assert w._loss_scale == 4.0
+
+
+@pytest.mark.parametrize("scale", [0.0, -2.0])
+def test_backward_loss_scale_must_be_positive(scale):
+    w = VParam(kumo.asarray([1.0]))
+    with pytest.raises(ValueError):
+        F.sum(w).backward(loss_scale=scale)
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_update_divides_by_the_scale_backward_recorded(fused):
+    # ParallelUpdater's path: loss.backward(loss_scale=...) then update().
+    w = VParam(kumo.asarray([1.0])) if fused else Param(kumo.asarray([1.0]))
+    opt = O.SGD(lr=0.1)
+    opt.setup(Link(w=w))
+    if fused:
+        F.sum(w * 2.0).backward(loss_scale=64.0)
+    else:
+        w.grad = kumo.asarray([2.0 * 64.0])
+        w._loss_scale = 64.0
+    opt.update()
+    numpy.testing.assert_allclose(kumo.asnumpy(w.array), [1.0 - 0.1 * 2.0])
+
+
 def test_loss_scaling_rejects_bad_arguments():
     with pytest.raises(ValueError):
         O.SGD().loss_scaling(interval=0)

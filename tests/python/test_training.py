@@ -274,18 +274,20 @@ def _half_grads(w, batch):
     return grads[0] + grads[1]
 
 
+@pytest.mark.parametrize("loss_scale", [None, 128.0])
 @pytest.mark.parametrize("how", ["devices", "models"])
-def test_parallel_updater_sums_shares(tmp_path, how):
+def test_parallel_updater_sums_shares(tmp_path, how, loss_scale):
     data = regression_data(16)
     model = Regressor()
     w = kumo.asnumpy(model.w.array).astype(numpy.float64)
     opt = SGD(0.05).setup(model)
     it = iterators.SerialIterator(data, 8, shuffle=False)
     if how == "devices":
-        updater = training.ParallelUpdater(it, opt, devices={"main": "cpu", "second": "cpu"})
+        updater = training.ParallelUpdater(it, opt, devices={"main": "cpu", "second": "cpu"}, loss_scale=loss_scale)
     else:
         import copy
-        updater = training.updaters.ParallelUpdater(it, opt, models={"main": model, "second": copy.deepcopy(model)})
+        updater = training.updaters.ParallelUpdater(it, opt, models={"main": model, "second": copy.deepcopy(model)},
+                                                    loss_scale=loss_scale)
     trainer = training.Trainer(updater, (3, "iteration"), out=str(tmp_path))
     trainer.run()
     for i in range(3):
@@ -295,6 +297,7 @@ def test_parallel_updater_sums_shares(tmp_path, how):
     second = updater._models["second"]
     numpy.testing.assert_array_equal(kumo.asnumpy(second.w.array), kumo.asnumpy(model.w.array))
     assert opt.t == 3
+    assert model.w._loss_scale == loss_scale
 
 
 def test_parallel_updater_needs_models_or_devices():

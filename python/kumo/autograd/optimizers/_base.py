@@ -535,8 +535,15 @@ class GradientMethod(Optimizer):
         if self.is_safe_to_update():
             for g, (arrays, grads) in zip(groups, works):
                 g.tcell[0] += 1
-                if scaled:
-                    _engine.multi_tensor_update(14, arrays, grads, [], [1.0 / self._loss_scale])
+                # Each gradient is divided by the scale its backward recorded
+                # (Variable.backward(loss_scale=...), or the scaled backward above).
+                scales = [self._loss_scale if scaled else getattr(p, "_loss_scale", None) for p in g.params]
+                if scales and scales[0] is not None and all(x == scales[0] for x in scales):
+                    _engine.multi_tensor_update(14, arrays, grads, [], [1.0 / scales[0]])
+                else:
+                    for grad, x in zip(grads, scales):
+                        if x is not None:
+                            grad /= x
                 scalars = _engine.rule_scalars(g.rule, g.hp, g.tcell[0], g.initial_alpha)
                 _engine.multi_tensor_update(g.rule, arrays, grads, g.states, scalars)
                 if g.half:
