@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/fp_errors.h"
 #include "core/warnings.h"
+#include "kernels/scalar_assign.h"
 #include "kernels/copy.h"
 #include "routines/indexing.h"
 #include "routines/manipulation.h"
@@ -130,7 +131,7 @@ namespace {
 void assign(const Array& dst, py::handle value) {
   if (!dst.writeable()) throw ValueError("assignment destination is read-only");
   if (is_python_scalar(value)) {
-    kernels::ScalarValue v = to_scalar_value(value);
+    kernels::ScalarValue v = kernels::assigned_scalar(to_scalar_value(value), dst.dtype());
     std::vector<char> bytes(static_cast<size_t>(dst.itemsize()));
     kernels::store_scalar(v, dst.dtype(), bytes.data());
     kernels::fill_bytes(dst, bytes.data());
@@ -153,7 +154,8 @@ void assign_at(const Array& a, py::handle key, py::handle value) {
     return;
   }
   if (!a.writeable()) throw ValueError("assignment destination is read-only");
-  Array v = scalar ? kernels::scalar_to_array(to_scalar_value(value), a.dtype(), a.device())
+  Array v = scalar ? kernels::scalar_to_array(kernels::assigned_scalar(to_scalar_value(value), a.dtype()), a.dtype(),
+                                              a.device())
                    : to_array_required(value, &a.device());
   warn_if_complex_to_real(v.dtype(), a.dtype());
   setitem(a, idx.components, v);

@@ -25,6 +25,8 @@ void bind_sorting(py::module_& parent) {
     m.def(name, fn, py::arg("a"), py::arg("axis") = -1, py::arg("kind") = py::none(), py::arg("stable") = py::none(),
           Release());
   }
+  m.def("sort_in_place", &sort_in_place, py::arg("a"), py::arg("axis") = -1, py::arg("kind") = py::none(),
+        py::arg("stable") = py::none(), Release());
   m.def("check_sort_kind", &check_sort_kind, py::arg("kind"), py::arg("stable"));
   m.def("sort_complex", &sort_complex, py::arg("a"), Release());
   m.def("partition", &partition, py::arg("a"), py::arg("kth"), py::arg("axis") = -1, Release());

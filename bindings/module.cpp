@@ -10,6 +10,7 @@
 #include "core/fp_errors.h"
 #include "core/warnings.h"
 #include "core/host/thread_pool.h"
+#include "kernels/scalar_assign.h"
 #include "kernels/copy.h"
 #include "kernels/elementwise.h"
 #include "kernels/host/host_compiler.h"
@@ -229,7 +230,7 @@ PYBIND11_MODULE(_core, m) {
     if (!a.writeable()) throw ValueError("assignment destination is read-only");
     std::vector<char> bytes(static_cast<size_t>(a.itemsize()));
     if (is_python_scalar(value)) {
-      kernels::store_scalar(to_scalar_value(value), a.dtype(), bytes.data());
+      kernels::store_scalar(kernels::assigned_scalar(to_scalar_value(value), a.dtype()), a.dtype(), bytes.data());
       kernels::fill_bytes(a, bytes.data());
     } else {
       Array v = to_array_required(value, &a.device());

@@ -2,11 +2,13 @@
 // on the host so scalars convert exactly as elements do inside kernels
 // (float16 rounding, complex -> real, ...).
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <string>
 
 #include "core/errors.h"
 #include "kernels/prelude/kumo_prelude.h"
+#include "kernels/scalar_assign.h"
 #include "kernels/ufunc.h"
 
 namespace kumo {
@@ -100,6 +102,25 @@ void store_scalar(const ScalarValue& v, Dtype dtype, void* dst) {
       store_as(dtype, complex128(v.c.real(), v.c.imag()), dst);
       return;
   }
+}
+
+ScalarValue assigned_scalar(const ScalarValue& v, Dtype dtype) {
+  if (v.kind != WeakScalar::kFloat || !is_integer(dtype)) return v;
+  if (std::isnan(v.f)) throw ValueError("cannot convert float NaN to integer");
+  if (std::isinf(v.f)) throw OverflowError("cannot convert float infinity to integer");
+  const double t = std::trunc(v.f);
+  constexpr double k2to63 = 9223372036854775808.0, k2to64 = 18446744073709551616.0;
+  if (t < -k2to63 || t >= k2to64) throw OverflowError("Python int too large to convert to C long");
+  ScalarValue r;
+  r.kind = WeakScalar::kInt;
+  r.f = t;
+  if (t >= k2to63) {
+    r.is_uint = true;
+    r.u = static_cast<uint64_t>(t);
+  } else {
+    r.i = static_cast<int64_t>(t);
+  }
+  return r;
 }
 
 namespace {

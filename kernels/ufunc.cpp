@@ -109,7 +109,27 @@ int Ufunc::resolve(const UfuncOperand* inputs, int n_inputs, std::optional<Dtype
     }
     return true;
   };
+  if (dtype && *dtype == Dtype::kBool && nout_ == 1) {
+    // dtype=bool on a ufunc whose loops all give bool (comparisons, logical
+    // ops, isnan, signbit) constrains nothing: the loop is the one the inputs
+    // promote to, not the first whose inputs reach it by same_kind (less(int64,
+    // 1000, dtype=bool) compares in int64, not in int8).
+    bool all_bool = true;
+    for (const UfuncLoop& l : loops_) all_bool = all_bool && l.types[nin_] == Dtype::kBool;
+    if (all_bool) dtype.reset();
+  }
   if (dtype) {
+    // dtype= of a homogeneous ufunc with a loop all of that integer type:
+    // NumPy converts the Python ints to it before the loop search, so one
+    // out of its range is an OverflowError even when casting would refuse
+    // the arrays (add(int64, -1, dtype=uint64)).
+    if (homogeneous_ && is_integer(*dtype) && *dtype != Dtype::kBool) {
+      bool has_loop = false;
+      for (const UfuncLoop& l : loops_) has_loop = has_loop || (l.types[0] == *dtype && l.types[nin_] == *dtype);
+      unsigned char bytes[16];
+      for (int i = 0; has_loop && i < n_inputs; ++i)
+        if (inputs[i].is_scalar && inputs[i].scalar.kind == WeakScalar::kInt) store_scalar(inputs[i].scalar, *dtype, bytes);
+    }
     for (size_t k = 0; k < loops_.size(); ++k) {
       const UfuncLoop& l = loops_[k];
       if (l.types[nin_] != *dtype) continue;

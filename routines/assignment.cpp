@@ -1,6 +1,7 @@
 #include "routines/assignment.h"
 
 #include "core/errors.h"
+#include "kernels/scalar_assign.h"
 #include "kernels/elementwise.h"
 
 namespace kumo {
@@ -24,7 +25,8 @@ void copyto(const Array& dst, const Array& src, Casting casting, const Array& wh
 
 void fill(const Array& dst, Scalar value) {
   if (!dst.writeable()) throw ValueError("assignment destination is read-only");
-  kernels::scalar_to_array(value.value(), dst.dtype(), dst.device()).copy_to(dst);
+  kernels::scalar_to_array(kernels::assigned_scalar(value.value(), dst.dtype()), dst.dtype(), dst.device())
+      .copy_to(dst);
 }
 
 }  // namespace kumo

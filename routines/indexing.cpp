@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "kernels/scalar_assign.h"
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
 #include "routines/assignment.h"
@@ -219,6 +220,29 @@ const ElementwiseSpec& write_indices_spec() {
   return *spec;
 }
 
+// The same two steps over the values themselves (nonzero of a number
+// array): x != 0 is the truth, so no boolean copy of the input is made.
+const ElementwiseSpec& count_nonzero_spec() {
+  static auto spec = one_task_per_chunk(
+      make_spec("kumo_chunk_count_nonzero", "raw T m, int64 n, int64 chunk", "int64 c",
+                "const T* q = m.data();"
+                "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n; int64_t s = 0;"
+                "while (b < e) { int64_t stop = e - b > (1 << 20) ? b + (1 << 20) : e; uint32_t acc = 0;"
+                "  for (int64_t k = b; k < stop; ++k) acc += q[k] != T(0);"
+                "  s += acc; b = stop; }"
+                "c = s"));
+  return *spec;
+}
+
+const ElementwiseSpec& write_nonzero_indices_spec() {
+  static auto spec = one_task_per_chunk(make_spec(
+      "kumo_chunk_nonzero_indices", "raw T m, int64 n, int64 chunk, int64 c, int64 end", "raw int64 dst",
+      "const T* q = m.data(); auto* d = dst.data(); int64_t o = end - c;"
+      "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
+      "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = k; o += q[k] != T(0); if (o == end) break; }"));
+  return *spec;
+}
+
 const ElementwiseSpec& write_values_spec() {
   static auto spec = compaction_write("kumo_chunk_values", ", raw T src", "raw T dst", "src.at(k)");
   return *spec;
@@ -249,22 +273,33 @@ Array contiguous_mask(const Array& mask) {
   return mask.astype(Dtype::kBool, Order::kC);
 }
 
+// What nonzero reads: integers and float32/64 as they are (C order; the
+// kernels test x != 0), float16 and complex as booleans.
+Array nonzero_source(const Array& a) {
+  const Dtype d = a.dtype();
+  if (d == Dtype::kBool || d == Dtype::kFloat16 || is_complex(d)) return contiguous_mask(a);
+  return a.c_contiguous() ? a : a.copy(Order::kC);
+}
+
 struct Compaction {
   Array mask;  // contiguous bool
   Array counts, ends;
   int64_t chunk = 0, total = 0;
 };
 
-Compaction count_true(const Array& mask_in) {
+// `numbers`: mask_in is counted by its nonzero values (nonzero_source)
+// rather than as a boolean mask.
+Compaction count_true(const Array& mask_in, bool numbers = false) {
   Compaction c;
-  c.mask = contiguous_mask(mask_in);
+  c.mask = numbers ? nonzero_source(mask_in) : contiguous_mask(mask_in);
+  const bool values = c.mask.dtype() != Dtype::kBool;
   const int64_t n = c.mask.size();
   Device& device = c.mask.device();
   // Host chunks: a few hundred tasks at most; CUDA: one short chunk per thread.
   c.chunk = device.type() == DeviceType::kCPU ? std::max<int64_t>(4096, (n + 255) / 256) : 256;
   const int64_t nchunks = std::max<int64_t>(1, (n + c.chunk - 1) / c.chunk);
   c.counts = Array::empty(Shape{nchunks}, Dtype::kInt64, device);
-  kernels::call_elementwise(count_spec(), {c.mask.reshape(Shape{n}), int64_scalar(n, device),
+  kernels::call_elementwise(values ? count_nonzero_spec() : count_spec(), {c.mask.reshape(Shape{n}), int64_scalar(n, device),
                                            int64_scalar(c.chunk, device)},
                             {c.counts});
   c.ends = cumsum(c.counts);
@@ -272,13 +307,13 @@ Compaction count_true(const Array& mask_in) {
   return c;
 }
 
-// The flat (C-order) positions of the true elements of `mask`.
+// The flat (C-order) positions of the true (nonzero) elements of `mask`.
 Array flat_true_positions(const Array& mask) {
-  Compaction c = count_true(mask);
+  Compaction c = count_true(mask, /*numbers=*/true);
   Device& device = c.mask.device();
   Array out = Array::empty(Shape{c.total}, Dtype::kInt64, device);
   if (c.total > 0)
-    kernels::call_elementwise(write_indices_spec(),
+    kernels::call_elementwise(c.mask.dtype() != Dtype::kBool ? write_nonzero_indices_spec() : write_indices_spec(),
                               {c.mask.reshape(Shape{c.mask.size()}), int64_scalar(c.mask.size(), device),
                                int64_scalar(c.chunk, device), c.counts, c.ends},
                               {out});
@@ -665,7 +700,7 @@ void setitem(const Array& a, const std::vector<Index>& index, const Array& value
 }
 
 void setitem(const Array& a, const std::vector<Index>& index, Scalar value) {
-  Array v = kernels::scalar_to_array(value.value(), a.dtype(), a.device());
+  Array v = kernels::scalar_to_array(kernels::assigned_scalar(value.value(), a.dtype()), a.dtype(), a.device());
   setitem(a, index, v);
 }
 

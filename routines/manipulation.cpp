@@ -87,9 +87,12 @@ const kernels::ElementwiseSpec& where_spec() {
   return *spec;
 }
 
-// A weak integer bound clamped to an integer dtype's range, as NumPy 2's
-// clip does instead of raising OverflowError.
-Operand clamp_bound(const Operand& b, Dtype dtype) {
+// A weak integer bound outside an integer dtype's range, as NumPy 2.4's
+// clip takes it: one that cannot change a value (a lower bound below the
+// range, an upper one above it) is clamped to the range; one that would
+// (a lower bound above the range, an upper one below) is NumPy's
+// OverflowError "Python integer -3 out of bounds for uint8".
+Operand clamp_bound(const Operand& b, Dtype dtype, bool lower) {
   if (!b.is_scalar || b.scalar.kind != WeakScalar::kInt || !is_integer(dtype)) return b;
   const kernels::ScalarValue& v = b.scalar;
   // Range of the dtype as long doubles: exact for every integer dtype's bounds
@@ -102,6 +105,10 @@ Operand clamp_bound(const Operand& b, Dtype dtype) {
     hi = std::ldexp(1.0L, bits - 1) - 1;
   } else {
     hi = std::ldexp(1.0L, bits) - 1;
+  }
+  if ((lower && x > hi) || (!lower && x < lo)) {
+    unsigned char bytes[16];
+    kernels::store_scalar(v, dtype, bytes);  // throws the OverflowError
   }
   if (x < lo) return Operand(Scalar(static_cast<int64_t>(lo)));
   if (x > hi) return Operand(kind(dtype) == DtypeKind::kUnsigned && bits == 64
@@ -356,8 +363,13 @@ Array clip(const Array& a, const ClipBound& lo, const ClipBound& hi, const Array
     r = a.copy();  // NumPy >= 2.1: no bounds is a copy
   } else {
     r = a;
-    if (lo.operand()) r = call_ufunc("maximum", {r, clamp_bound(*lo.operand(), a.dtype())})[0];
-    if (hi.operand()) r = call_ufunc("minimum", {r, clamp_bound(*hi.operand(), a.dtype())})[0];
+    // The dtype clip computes in: a's promoted with the array bounds (a
+    // Python number is weak and does not take part).
+    Dtype target = a.dtype();
+    for (const ClipBound* b : {&lo, &hi})
+      if (b->operand() && !b->operand()->is_scalar) target = promote_types(target, b->operand()->array().dtype());
+    if (lo.operand()) r = call_ufunc("maximum", {r, clamp_bound(*lo.operand(), target, true)})[0];
+    if (hi.operand()) r = call_ufunc("minimum", {r, clamp_bound(*hi.operand(), target, false)})[0];
   }
   if (!out.defined()) return r;
   if (!out.writeable()) throw ValueError("output array is read-only");

@@ -108,7 +108,8 @@ class ClipBound {
 };
 // min(max(a, lo), hi): NaNs propagate, lo > hi gives hi, the dtype follows
 // the promotion of a with the bounds (a weak integer bound outside an
-// integer array's range is clamped to the range, not an error). Without
+// integer array's range is clamped to the range when it cannot change a
+// value, else OverflowError, as NumPy 2.4). Without
 // bounds, a copy. `out` (same_kind casting) is written and returned when defined.
 Array clip(const Array& a, const ClipBound& lo, const ClipBound& hi, const Array& out = {});
 

@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/fp_errors.h"
 #include "core/warnings.h"
+#include "kernels/scalar_assign.h"
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
 #include "routines/elementwise.h"
@@ -136,6 +137,18 @@ std::optional<Scalar> right_identity(const std::string& n) {
 int reduce_loop(const kernels::Ufunc& u, const Array& src, std::optional<Dtype> dtype) {
   const kernels::UfuncOperand ops[2] = {src, src};
   int k = u.resolve(ops, 2, dtype, Casting::kUnsafe);
+  // A reduction runs in its dtype= (logical_and.reduce(float16, dtype=bool)
+  // in ??->?), also where a call's loop search ignores it (bool on the
+  // ufuncs whose every loop gives bool).
+  const std::vector<Dtype>& found = u.loops()[k].types;
+  if (dtype && (found[0] != *dtype || found[1] != *dtype || found[2] != *dtype))
+    for (size_t j = 0; j < u.loops().size(); ++j) {
+      const std::vector<Dtype>& tj = u.loops()[j].types;
+      if (tj[0] == *dtype && tj[1] == *dtype && tj[2] == *dtype) {
+        k = static_cast<int>(j);
+        break;
+      }
+    }
   const std::vector<Dtype>& t = u.loops()[k].types;
   if (t[0] != t[2] || t[1] != t[2])
     throw TypeError("reduction of " + u.name() + " is not supported for dtype " + dtype_name(src.dtype()));
@@ -320,7 +333,7 @@ Array reduce_impl(const kernels::Ufunc& u, const Array& a, const Axes& axes, con
   const bool start_in_out = o.out().defined() && o.out().dtype() != loop_dtype;
   Array initial;
   if (o.initial()) {
-    initial = kernels::scalar_to_array(o.initial()->value(), loop_dtype, device);
+    initial = kernels::scalar_to_array(kernels::assigned_scalar(o.initial()->value(), loop_dtype), loop_dtype, device);
     if (start_in_out) initial = initial.astype(o.out().dtype()).astype(loop_dtype);
   }
   if (start_in_out && !has_identity && !o.initial() && src.size() > 0) {
@@ -478,9 +491,19 @@ Array ptp(const Array& a, const Axes& axes, const ReduceOptions& o) {
   return finish(subtract(max(a, axes, k), min(a, axes, k)), o.out(), "ptp");
 }
 
+// Counted by one reduction over the values (x != 0 summed as int64): no
+// boolean copy of the input, which for a 2 GiB int8 array was 2 GiB more.
+// float16 and complex values go through bool (their zero test is the cast's).
 Array count_nonzero(const Array& a, const Axes& axes, bool keepdims) {
-  return sum(a.astype(Dtype::kBool, Order::kK, false), axes,
-             ReduceOptions().dtype(Dtype::kInt64).keepdims(keepdims));
+  const Dtype d = a.dtype();
+  if (d == Dtype::kFloat16 || is_complex(d))
+    return sum(a.astype(Dtype::kBool, Order::kK, false), axes,
+               ReduceOptions().dtype(Dtype::kInt64).keepdims(keepdims));
+  static auto spec = kernels::ReductionSpec::create("kumo_count_nonzero", "T x", "int64 count", "(x != T(0))",
+                                                    "a + b", "count = a", "0", "int64");
+  std::vector<int> ax = normalize_reduce_axes(axes, a.ndim(), /*legacy_0d=*/true);  // axis 0 of a 0-d array: NumPy counts it
+  return kernels::call_reduction(*spec, {a}, {Array()}, std::vector<int64_t>(ax.begin(), ax.end()), axes.is_all(),
+                                 keepdims)[0];
 }
 
 Array cumsum(const Array& a, std::optional<int64_t> axis, const ReduceOptions& o) {

@@ -532,6 +532,25 @@ Array sort(const Array& a, std::optional<int64_t> axis, const std::optional<std:
   return from_rows(r.data, x, ax);
 }
 
+void sort_in_place(const Array& a, int64_t axis, const std::optional<std::string>& kind, std::optional<bool> stable) {
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  check_sort_kind(kind, stable);
+  const int ax = normalize_axis(axis, a.ndim());
+  const Dtype d = a.dtype();
+  // Integer keys always carry their values, so sorting the keys in place
+  // cannot fail half way (float keys can: -0.0, NaN payloads).
+  const bool lossless_keys = (is_integer(d) || d == Dtype::kBool) && itemsize(d) <= 4;
+  if (!on_cuda(a) && a.c_contiguous() && ax == a.ndim() - 1 && lossless_keys && a.size() > 0) {
+    Rows r;
+    r.data = a;
+    r.n = a.shape()[ax];
+    r.rows = a.size() / r.n;
+    if (sort_rows_in_place(r)) return;
+    throw RuntimeError("sort_in_place: integer keys did not carry their values");
+  }
+  copyto(a, sort(a, ax, kind, stable));
+}
+
 Array argsort(const Array& a, std::optional<int64_t> axis, const std::optional<std::string>& kind,
               std::optional<bool> stable) {
   check_sort_kind(kind, stable);

@@ -31,6 +31,13 @@ void check_sort_kind(const std::optional<std::string>& kind, std::optional<bool>
 // numpy.sort: a sorted copy along `axis`; std::nullopt sorts the flattened array.
 Array sort(const Array& a, std::optional<int64_t> axis = -1, const std::optional<std::string>& kind = std::nullopt,
            std::optional<bool> stable = std::nullopt);
+// ndarray.sort: sorts `a` itself along `axis`. A C-contiguous host array of
+// integers or bools of up to four bytes sorted along its last axis is sorted
+// where it lies, without the sorted copy and scratch row of sort() (a
+// 2 GiB int8 array needs no more memory, as in NumPy); others are sorted
+// into a copy that is written back. ValueError when `a` is read-only.
+void sort_in_place(const Array& a, int64_t axis = -1, const std::optional<std::string>& kind = std::nullopt,
+                   std::optional<bool> stable = std::nullopt);
 // numpy.argsort (int64 indices; stable).
 Array argsort(const Array& a, std::optional<int64_t> axis = -1, const std::optional<std::string>& kind = std::nullopt,
               std::optional<bool> stable = std::nullopt);

@@ -1,4 +1,6 @@
 """Python-level methods of kumo.ndarray (composites of the core bindings)."""
+import operator
+
 import numpy
 
 from kumo import _core
@@ -222,9 +224,7 @@ def _setitem_general(self, key, value):
         _core_setitem(self, key, value)
         return
     kind = self.dtype.kind
-    if t is float:
-        if kind in "iu" and (value != value or value in (float("inf"), float("-inf"))):
-            int(value)  # Python's ValueError / OverflowError for NaN / inf, as NumPy
+    if t is float:  # into integers through int() (NaN, inf, out of range raise): kernels/scalar_assign.h
         _core_setitem(self, key, value)
         return
     if t is complex and kind != "c":
@@ -392,7 +392,10 @@ def _install_methods():
     from kumo import _sorting as so
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
-        self[...] = so.sort(self, axis, kind, order, stable=stable)
+        so._check_order(order)
+        if axis is None:
+            raise TypeError("'NoneType' object cannot be interpreted as an integer")
+        so._s.sort_in_place(self, operator.index(axis), kind, stable)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         self[...] = so.partition(self, kth, axis, kind, order)

@@ -4,7 +4,7 @@ import numpy
 import pytest
 
 import kumo
-from conftest import ALL_DTYPES, LAYOUTS, assert_array_equal, make_pair
+from conftest import ALL_DTYPES, LAYOUTS, assert_array_equal, make_numpy, make_pair, to_kumo
 
 KEYS_3D = [0, 1, -1, -2, (1, 2), (1, -1, 3), (-2, -3, -4), slice(None), slice(1, None), slice(None, None, -1),
            slice(None, None, 2), slice(None, None, -2), slice(5, None), slice(-100, 100), slice(1, 0),
@@ -337,3 +337,63 @@ def test_setitem_0d_integer_array_key():
 def test_setitem_out_of_bounds_raises_index_error():
     with pytest.raises(IndexError):
         kumo.zeros(3)[3] = 1
+
+
+# nonzero/flatnonzero/argwhere read number arrays as they are (x != 0), with
+# NaN nonzero and -0.0 zero, over every dtype and layout.
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("layout", [l for l in LAYOUTS if l != "0d"])
+@pytest.mark.parametrize("fn", ["nonzero", "flatnonzero", "argwhere"])
+def test_nonzero_of_values(dtype, layout, fn):
+    n = make_numpy(layout, dtype, seed=5, low=-1, high=2)
+    if n.dtype.kind == "f" and n.size > 1:
+        n = n.copy()
+        n.flat[0] = numpy.nan
+        n.flat[1] = -0.0
+    want = getattr(numpy, fn)(n)
+    got = getattr(kumo, fn)(to_kumo(n))
+    if fn == "nonzero":
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            numpy.testing.assert_array_equal(kumo.asnumpy(g), w)
+    else:
+        numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
+
+
+# A Python float assigned into an integer array goes through int(), as NumPy's
+# setitem does: truncated, and NaN/inf/out-of-range values raise.
+FLOAT_INTO_INT = [-1.75, 300.0, 2.5, -0.5, float("nan"), float("inf"), 1e30, 1e19, 9.3e18, -9.3e18]
+
+
+def _assign_both(dtype, value, assign):
+    outcome = []
+    for xp in (numpy, kumo):
+        a = xp.zeros(3, dtype)
+        try:
+            assign(xp, a, value)
+            outcome.append(numpy.asarray(kumo.asnumpy(a) if xp is kumo else a))
+        except (ValueError, OverflowError) as e:
+            outcome.append(type(e))
+    if isinstance(outcome[0], type) or isinstance(outcome[1], type):
+        assert outcome[0] is outcome[1]
+    else:
+        numpy.testing.assert_array_equal(outcome[1], outcome[0])
+
+
+ASSIGNMENTS = {
+    "index": lambda xp, a, v: a.__setitem__(0, v),
+    "slice": lambda xp, a, v: a.__setitem__(slice(1, None), v),
+    "ellipsis": lambda xp, a, v: a.__setitem__(Ellipsis, v),
+    "integer array": lambda xp, a, v: a.__setitem__(xp.asarray([0, 2]), v),
+    "mask": lambda xp, a, v: a.__setitem__(xp.asarray([True, False, True]), v),
+    "fill": lambda xp, a, v: a.fill(v),
+    "put": lambda xp, a, v: xp.put(a, [1], v),
+}
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int64", "uint64", "bool", "float32"])
+@pytest.mark.parametrize("value", FLOAT_INTO_INT)
+@pytest.mark.parametrize("how", list(ASSIGNMENTS))
+def test_python_float_assigned_into_array(dtype, value, how):
+    with numpy.errstate(all="ignore"):
+        _assign_both(dtype, value, ASSIGNMENTS[how])

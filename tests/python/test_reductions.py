@@ -7,7 +7,7 @@ import pytest
 import kumo
 from conftest import (ALL_DTYPES, COMPLEX_DTYPES, FLOAT_DTYPES, INT_DTYPES, LAYOUTS, NUMERIC_DTYPES,
                       assert_same,
-                      assert_allclose, assert_array_equal, make_pair)
+                      assert_allclose, assert_array_equal, make_numpy, make_pair, to_kumo)
 
 
 def _dtype_layouts(layout_dtypes=(numpy.int32, numpy.float64, numpy.complex64), dtype_layouts=("1d", "negative", "empty")):
@@ -862,3 +862,53 @@ def test_ordered_reduction_of_a_0d_array_puts_initial_first(where):
     kkw = {} if where is None else {"where": kumo.asarray(where)}
     assert_array_equal(kumo.subtract.reduce(kumo.asarray(n), initial=10.0, **kkw),
                        numpy.subtract.reduce(n, initial=10.0, **kw))
+
+
+# count_nonzero counts the values in one reduction (no boolean copy): zeros,
+# -0.0 and NaN over every dtype, layout and axis form.
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("axis", [None, 0, -1, (0,), ()])
+def test_count_nonzero_of_values(dtype, layout, axis):
+    n = make_numpy(layout, dtype, seed=3, low=-1, high=2)
+    if n.dtype.kind == "f" and n.size > 1:
+        n = n.copy()
+        n.flat[0] = numpy.nan
+        n.flat[1] = -0.0
+    k = to_kumo(n)
+    if n.ndim == 0 and isinstance(axis, tuple) and axis:  # an int axis 0/-1 of a 0-d array is NumPy's legacy rule
+        with pytest.raises(numpy.exceptions.AxisError):
+            kumo.count_nonzero(k, axis=axis)
+        return
+    want = numpy.count_nonzero(n, axis=axis)
+    got = kumo.count_nonzero(k, axis=axis)
+    assert kumo.asnumpy(got).dtype == numpy.asarray(want).dtype
+    numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
+
+
+@pytest.mark.parametrize("initial", [-1.75, 300.0, 2.5, -0.5, float("nan"), float("inf"), 1e30])
+@pytest.mark.parametrize("reduce", ["max", "min", "sum", "add.reduce", "maximum.reduce"])
+def test_float_initial_of_an_integer_reduction(initial, reduce):
+    # initial= is stored like an assignment: int() of the float, then the range check.
+    n = numpy.array([1, 2], numpy.uint16)
+    outcome = []
+    for xp, a in ((numpy, n), (kumo, kumo.asarray(n))):
+        f = xp
+        for part in reduce.split("."):
+            f = getattr(f, part)
+        try:
+            outcome.append(int(f(a, initial=initial)))
+        except (ValueError, OverflowError) as e:
+            outcome.append(type(e))
+    assert outcome[0] == outcome[1]
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor"])
+@pytest.mark.parametrize("dtype", ["float16", "int64", "uint8", "complex64"])
+@pytest.mark.parametrize("method", ["reduce", "accumulate"])
+def test_logical_reduction_with_dtype_bool(name, dtype, method):
+    n = numpy.array([[0, 3], [2, 0], [1, 1]], dtype=dtype)
+    want = getattr(getattr(numpy, name), method)(n, dtype=bool)
+    got = getattr(getattr(kumo, name), method)(kumo.asarray(n), dtype=bool)
+    assert got.dtype == want.dtype
+    numpy.testing.assert_array_equal(kumo.asnumpy(got), want)

@@ -209,3 +209,29 @@ def test_angle_special_values():
         _same(kumo.angle(kumo.asarray(n)), numpy.angle(n))
     r = numpy.array([-2.0, -0.0, 0.0, 3.0])
     _same(kumo.angle(kumo.asarray(r), deg=True), numpy.angle(r, deg=True))
+
+
+@pytest.mark.parametrize("dtype,lo,hi", [
+    ("uint8", -1, None), ("uint8", None, -3), ("uint8", None, 300), ("uint8", 300, None), ("uint8", -1, 300),
+    ("uint8", True, -3), ("int8", 2**63 - 1, None), ("int8", -1000, None), ("int8", None, 1000),
+    ("int8", 2**64, None), ("int8", None, -2**64), ("uint64", None, -3)])
+def test_clip_python_int_bound_outside_the_range(dtype, lo, hi):
+    # Clamped where it cannot change a value, OverflowError where it would (NumPy 2.4).
+    n = numpy.array([1, 2, 100], dtype=dtype)
+    try:
+        want = numpy.clip(n, lo, hi)
+    except OverflowError:
+        with pytest.raises(OverflowError):
+            kumo.clip(kumo.asarray(n), lo, hi)
+        return
+    got = kumo.clip(kumo.asarray(n), lo, hi)
+    assert got.dtype == want.dtype
+    numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
+
+
+def test_clip_python_int_bound_against_an_array_bound_dtype():
+    n = numpy.array([1, 2, 200], numpy.uint8)
+    want = numpy.clip(n, numpy.arange(3), -4)
+    got = kumo.clip(kumo.asarray(n), kumo.arange(3), -4)
+    assert got.dtype == want.dtype
+    numpy.testing.assert_array_equal(kumo.asnumpy(got), want)

@@ -332,3 +332,38 @@ def test_partition_of_an_empty_array_checks_no_kth(shape, axis, kth):
     n = numpy.zeros(shape)
     assert_array_equal(kumo.partition(kumo.asarray(n), kth, axis=axis), numpy.partition(n, kth, axis=axis))
     assert_array_equal(kumo.argpartition(kumo.asarray(n), kth, axis=axis), numpy.argpartition(n, kth, axis=axis))
+
+
+# ndarray.sort sorts where the array lies (integer rows) or through a copy
+# written back (others): every dtype, views, axes.
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("shape,axis", [((300,), -1), ((3, 700), -1), ((700, 3), 0), ((4, 5), 0), ((0,), -1),
+                                        ((70000,), -1)])
+def test_ndarray_sort_in_place(dtype, shape, axis):
+    rng = numpy.random.default_rng(1)
+    n = rng.integers(0 if numpy.dtype(dtype).kind in "ub" else -100, 2 if dtype == numpy.bool_ else 100,
+                     size=shape).astype(dtype)
+    k = kumo.asarray(n)
+    n.sort(axis=axis)
+    k.sort(axis=axis)
+    assert_array_equal(k, n)
+
+
+@pytest.mark.parametrize("dtype", [numpy.int8, numpy.int32, numpy.float32])
+def test_ndarray_sort_of_a_view_writes_through(dtype):
+    base_n = numpy.arange(20, dtype=dtype)[::-1].copy()
+    base_k = kumo.asarray(base_n)
+    base_n[::2].sort()
+    base_k[::2].sort()
+    assert_array_equal(base_k, base_n)
+
+
+def test_ndarray_sort_errors():
+    with pytest.raises(ValueError, match="read-only"):
+        kumo.broadcast_to(kumo.arange(3), (2, 3)).sort()
+    with pytest.raises(numpy.exceptions.AxisError):
+        kumo.asarray(3).sort()
+    with pytest.raises(TypeError):
+        kumo.arange(3).sort(axis=None)
+    with pytest.raises(ValueError):
+        kumo.arange(3).sort(kind="bogus")
