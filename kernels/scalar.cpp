@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/errors.h"
+#include "core/fp_errors.h"
 #include "kernels/prelude/kumo_prelude.h"
 #include "kernels/scalar_assign.h"
 #include "kernels/ufunc.h"
@@ -65,9 +66,47 @@ bool int_fits(const ScalarValue& v, Dtype d) {
   }
 }
 
+// NumPy's "overflow encountered in cast": a finite Python number that
+// became inf in a float16/float32/complex64 element (the conversion is a
+// plain C++ one here, so no CPU flag tells).
+void report_cast_overflow(const ScalarValue& v, Dtype dtype, const void* dst) {
+  double in = 0;
+  bool became_inf = false;
+  switch (dtype) {
+    case Dtype::kFloat16: {
+      uint16_t bits;
+      std::memcpy(&bits, dst, 2);
+      became_inf = (bits & 0x7FFF) == 0x7C00;
+      break;
+    }
+    case Dtype::kFloat32:
+    case Dtype::kComplex64: {
+      float f[2];
+      std::memcpy(f, dst, dtype == Dtype::kFloat32 ? 4 : 8);
+      became_inf = std::isinf(f[0]) || (dtype == Dtype::kComplex64 && std::isinf(f[1]));
+      break;
+    }
+    default: return;
+  }
+  if (!became_inf) return;
+  switch (v.kind) {
+    case WeakScalar::kFloat: in = v.f; break;
+    case WeakScalar::kComplex: in = std::isinf(v.c.real()) || std::isinf(v.c.imag()) ? INFINITY : 0.0; break;
+    default: in = 0.0; break;  // an integer is finite
+  }
+  if (!std::isinf(in)) report_fp_errors(kFpOverflow, "cast");
+}
+
 }  // namespace
 
+static void store_scalar_value(const ScalarValue& v, Dtype dtype, void* dst);
+
 void store_scalar(const ScalarValue& v, Dtype dtype, void* dst) {
+  store_scalar_value(v, dtype, dst);
+  if (v.kind != WeakScalar::kBool) report_cast_overflow(v, dtype, dst);
+}
+
+static void store_scalar_value(const ScalarValue& v, Dtype dtype, void* dst) {
   switch (v.kind) {
     case WeakScalar::kBool:
       store_as(dtype, v.b, dst);

@@ -4,6 +4,7 @@
 #include "core/fp_errors.h"
 #include "core/warnings.h"
 #include "kernels/elementwise.h"
+#include "routines/indexing.h"
 #include "routines/reduction.h"
 
 namespace kumo {
@@ -20,6 +21,22 @@ void call_masked(const kernels::Ufunc& u, const Operand* inputs, int n_inputs, A
                     "') to dtype('bool') according to the rule 'safe'");
   std::array<Array, kernels::kMaxUfuncOperands> tmp;
   u.call_into(inputs, n_inputs, tmp.data(), o.dtype(), o.casting());
+  // Only the elements the mask selects count for floating-point errors
+  // (NumPy computes no others: log(x, where=x > 0) does not warn). When the
+  // full computation raised a flag, the selected elements are computed again
+  // on their own to learn which flags are theirs (rare, so the cost is too).
+  if (int flags = take_fp_flags()) {
+    const Shape shape = broadcast_shapes({tmp[0].shape(), mask.shape()});
+    const Array selected_mask = mask.broadcast_to(shape);
+    std::array<Operand, kernels::kMaxUfuncOperands> selected;
+    for (int i = 0; i < n_inputs; ++i)
+      selected[i] = inputs[i].is_scalar ? inputs[i]
+                                        : Operand(extract(selected_mask, inputs[i].array().broadcast_to(shape)));
+    std::array<Array, kernels::kMaxUfuncOperands> unused;
+    u.call_into(selected.data(), n_inputs, unused.data(), o.dtype(), o.casting());
+    flags = take_fp_flags();
+    record_fp_flags(flags);
+  }
   // The results go into out= as they would without a mask: under the
   // casting rule (computing into temporaries skipped the check).
   for (int i = 0; i < u.nout(); ++i)

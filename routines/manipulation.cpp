@@ -87,33 +87,30 @@ const kernels::ElementwiseSpec& where_spec() {
   return *spec;
 }
 
-// A weak integer bound outside an integer dtype's range, as NumPy 2.4's
-// clip takes it: one that cannot change a value (a lower bound below the
-// range, an upper one above it) is clamped to the range; one that would
-// (a lower bound above the range, an upper one below) is NumPy's
-// OverflowError "Python integer -3 out of bounds for uint8".
-Operand clamp_bound(const Operand& b, Dtype dtype, bool lower) {
-  if (!b.is_scalar || b.scalar.kind != WeakScalar::kInt || !is_integer(dtype)) return b;
+// A weak integer bound as NumPy 2.4's clip takes it. Against an integer
+// array, one that cannot change a value (a lower bound at or below the
+// dtype's minimum, an upper one at or above its maximum) is dropped; any
+// other must fit the dtype clip computes in (`target`), else OverflowError
+// "Python integer -3 out of bounds for uint8", as the ufunc's conversion.
+std::optional<Operand> weak_bound(const Operand& b, Dtype a_dtype, Dtype target, bool lower) {
+  if (!b.is_scalar || b.scalar.kind != WeakScalar::kInt) return b;
   const kernels::ScalarValue& v = b.scalar;
-  // Range of the dtype as long doubles: exact for every integer dtype's bounds
-  // that matter here (values beyond them are clamped anyway).
-  long double lo = 0, hi = 0, x = v.huge ? static_cast<long double>(v.f)
-                                         : v.is_uint ? static_cast<long double>(v.u) : static_cast<long double>(v.i);
-  const int bits = static_cast<int>(itemsize(dtype)) * 8;
-  if (kind(dtype) == DtypeKind::kSigned) {
-    lo = -std::ldexp(1.0L, bits - 1);
-    hi = std::ldexp(1.0L, bits - 1) - 1;
-  } else {
-    hi = std::ldexp(1.0L, bits) - 1;
+  if (is_integer(a_dtype) && a_dtype != Dtype::kBool) {
+    long double lo = 0, hi = 0, x = v.huge ? static_cast<long double>(v.f)
+                                           : v.is_uint ? static_cast<long double>(v.u) : static_cast<long double>(v.i);
+    const int bits = static_cast<int>(itemsize(a_dtype)) * 8;
+    if (kind(a_dtype) == DtypeKind::kSigned) {
+      lo = -std::ldexp(1.0L, bits - 1);
+      hi = std::ldexp(1.0L, bits - 1) - 1;
+    } else {
+      hi = std::ldexp(1.0L, bits) - 1;
+    }
+    if (lower ? x <= lo : x >= hi) return std::nullopt;
   }
-  if ((lower && x > hi) || (!lower && x < lo)) {
+  if (is_integer(target) && target != Dtype::kBool) {
     unsigned char bytes[16];
-    kernels::store_scalar(v, dtype, bytes);  // throws the OverflowError
+    kernels::store_scalar(v, target, bytes);  // OverflowError when it does not fit
   }
-  if (x < lo) return Operand(Scalar(static_cast<int64_t>(lo)));
-  if (x > hi) return Operand(kind(dtype) == DtypeKind::kUnsigned && bits == 64
-                                 ? Scalar(std::numeric_limits<uint64_t>::max())
-                                 : Scalar(static_cast<int64_t>(hi)));
   return b;
 }
 
@@ -362,14 +359,22 @@ Array clip(const Array& a, const ClipBound& lo, const ClipBound& hi, const Array
   if (!lo.operand() && !hi.operand()) {
     r = a.copy();  // NumPy >= 2.1: no bounds is a copy
   } else {
-    r = a;
-    // The dtype clip computes in: a's promoted with the array bounds (a
-    // Python number is weak and does not take part).
-    Dtype target = a.dtype();
-    for (const ClipBound* b : {&lo, &hi})
-      if (b->operand() && !b->operand()->is_scalar) target = promote_types(target, b->operand()->array().dtype());
-    if (lo.operand()) r = call_ufunc("maximum", {r, clamp_bound(*lo.operand(), target, true)})[0];
-    if (hi.operand()) r = call_ufunc("minimum", {r, clamp_bound(*hi.operand(), target, false)})[0];
+    // The dtype clip computes in: NumPy's result_type of a and both bounds
+    // at once (int16, uint16 and float16 give float32, where two pairwise
+    // steps give float64); Python numbers are weak.
+    std::vector<Dtype> strong{a.dtype()};
+    std::vector<WeakScalar> weak;
+    for (const ClipBound* b : {&lo, &hi}) {
+      if (!b->operand()) continue;
+      if (b->operand()->is_scalar) weak.push_back(b->operand()->scalar.kind);
+      else strong.push_back(b->operand()->array().dtype());
+    }
+    const Dtype target = result_type(strong, weak);
+    std::optional<Operand> lower = lo.operand() ? weak_bound(*lo.operand(), a.dtype(), target, true) : std::nullopt;
+    std::optional<Operand> upper = hi.operand() ? weak_bound(*hi.operand(), a.dtype(), target, false) : std::nullopt;
+    r = a.astype(target, Order::kK, /*copy=*/!lower && !upper);
+    if (lower) r = call_ufunc("maximum", {r, *lower})[0];
+    if (upper) r = call_ufunc("minimum", {r, *upper})[0];
   }
   if (!out.defined()) return r;
   if (!out.writeable()) throw ValueError("output array is read-only");

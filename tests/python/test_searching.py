@@ -235,3 +235,22 @@ def test_clip_python_int_bound_against_an_array_bound_dtype():
     got = kumo.clip(kumo.asarray(n), kumo.arange(3), -4)
     assert got.dtype == want.dtype
     numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
+
+
+def test_clip_computes_in_the_result_type_of_all_three():
+    # NumPy's result_type at once: int16, uint16 and float16 give float32 (two pairwise steps: float64).
+    a = numpy.array([-3, 2, 40000 - 65536], numpy.int16)
+    lo = numpy.array([1, 65534, 2], numpy.uint16)
+    hi = numpy.array([3.5], numpy.float16)
+    want = numpy.clip(a, lo, hi)
+    got = kumo.clip(kumo.asarray(a), kumo.asarray(lo), kumo.asarray(hi))
+    assert got.dtype == want.dtype == numpy.float32
+    numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
+
+
+def test_clip_python_int_bound_must_fit_the_computing_dtype():
+    # A bool array's bounds are not dropped: -3 has to fit uint32, the loop's type.
+    with pytest.raises(OverflowError):
+        numpy.clip(numpy.array(False), -3, numpy.array(0, numpy.uint32))
+    with pytest.raises(OverflowError):
+        kumo.clip(kumo.asarray(False), -3, kumo.asarray(numpy.array(0, numpy.uint32)))

@@ -954,3 +954,47 @@ def test_dtype_bool_on_comparisons_keeps_the_input_loop(name, dtype):
         got = getattr(kumo, name)(to_kumo(n), to_kumo(other) if isinstance(other, numpy.ndarray) else other,
                                   dtype=bool)
         numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
+
+
+_CAST_OVERFLOWS = {
+    "add": lambda xp, a: xp.add(a, 1e300),
+    "less": lambda xp, a: xp.less(a, 1e300),
+    "python int": lambda xp, a: xp.add(a, 10**6),
+    "setitem": lambda xp, a: a.__setitem__(0, 1e300),
+    "fill": lambda xp, a: a.fill(1e300),
+    "full": lambda xp, a: xp.full(2, 1e300, dtype=a.dtype),
+    "initial": lambda xp, a: xp.add.reduce(a, initial=1e300),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "complex64"])
+@pytest.mark.parametrize("how", list(_CAST_OVERFLOWS))
+def test_python_number_overflowing_its_cast_warns(dtype, how):
+    # NumPy's "overflow encountered in cast" when a finite Python number becomes inf.
+    if dtype != "float16" and how == "python int":
+        return  # 10**6 fits float32 and complex64
+    for xp in (numpy, kumo):
+        a = xp.ones(2, dtype=dtype)
+        with pytest.warns(RuntimeWarning, match="overflow encountered in cast"):
+            _CAST_OVERFLOWS[how](xp, a)
+
+
+def test_python_inf_does_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kumo.add(kumo.ones(2, dtype=kumo.float16), float("inf"))
+        kumo.ones(2, dtype=kumo.float32).fill(-float("inf"))
+
+
+@pytest.mark.parametrize("name,values", [("log", [-1.0, 2.0, 0.0]), ("sqrt", [-1.0, 4.0, -2.0]),
+                                         ("arcsin", [3.0, 0.5, -2.0]), ("reciprocal", [0.0, 2.0, 0.0])])
+def test_where_reports_only_the_selected_elements_errors(name, values):
+    x = numpy.array(values)
+    quiet = x > 0
+    for xp in (numpy, kumo):
+        a, out = xp.asarray(x), xp.zeros(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            getattr(xp, name)(a, where=xp.asarray(quiet & (x < 1.5) if name == "arcsin" else quiet), out=out)
+        with pytest.warns(RuntimeWarning):
+            getattr(xp, name)(a, where=xp.asarray(~quiet), out=out)
