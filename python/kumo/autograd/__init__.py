@@ -150,9 +150,14 @@ Variable.to_cpu = lambda self: _to_device(self, "cpu")
 __all__ = ["Variable", "FunctionNode", "grad", "backward", "no_backprop_mode", "force_backprop_mode", "is_backprop_enabled",
            "functions", "gradient_check", "function_hooks", "FunctionHook"]
 
-from kumo.autograd._config import config, using_config  # noqa: E402
+from kumo.autograd._config import (config, get_dtype, global_config, is_debug, mixed16, set_debug,  # noqa: E402
+                                   using_config)
 
-__all__ += ["config", "using_config"]
+# Chainer's switch for its experimental-feature warnings (kumo gives none).
+disable_experimental_feature_warning = False
+
+__all__ += ["config", "global_config", "using_config", "get_dtype", "mixed16", "is_debug", "set_debug",
+            "disable_experimental_feature_warning"]
 from kumo.autograd import dataset, datasets, iterators  # noqa: E402,F401
 from kumo.autograd import serializer, serializers  # noqa: E402,F401
 
