@@ -600,6 +600,25 @@ def _is_complex_step(step):
     return isinstance(step, (complex, numpy.complexfloating))
 
 
+def _blocks_from_names(text, globals_, locals_):
+    rows = []
+    for row in text.split(";"):
+        names = row.replace(",", " ").split()
+        if not names:
+            raise ValueError("r_/c_ string form: an empty row in %r" % (text,))
+        blocks = []
+        for name in names:
+            if name in locals_:
+                value = locals_[name]
+            elif name in globals_:
+                value = globals_[name]
+            else:
+                raise NameError("name '%s' is not defined" % name)
+            blocks.append(array(value, copy=None, ndmin=2))
+        rows.append(concatenate(blocks, axis=-1))
+    return concatenate(rows, axis=0)
+
+
 class _AxisConcatenator:
     """r_ and c_: slices become ranges (a complex step: that many points,
     inclusive), a leading string sets the axis, the minimum ndim and where
@@ -610,7 +629,12 @@ class _AxisConcatenator:
 
     def __getitem__(self, key):
         if isinstance(key, str):
-            raise NotImplementedError("kumo has no matrix class: the string form of r_/c_ (bmat) is not supported")
+            # NumPy's bmat form: "A, B; C, D" names arrays of the caller's
+            # scope, assembled as blocks (rows by ';', columns by ',' or
+            # spaces). NumPy returns a matrix; kumo, which has none, the 2-d array.
+            import sys
+            frame = sys._getframe(1)
+            return _blocks_from_names(key, frame.f_globals, frame.f_locals)
         if not isinstance(key, tuple):
             key = (key,)
         axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d

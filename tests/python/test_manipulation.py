@@ -434,3 +434,20 @@ def test_repeat_errors():
         kumo.repeat(k, 1.5)
     with pytest.raises(numpy.exceptions.AxisError):
         kumo.repeat(k, 2, axis=1)
+
+
+_BLOCK_A = numpy.ones((2, 2))
+
+
+def test_r_c_string_form_assembles_named_blocks():
+    # NumPy's bmat form: names of the caller's scope (locals, then globals).
+    b = numpy.zeros((2, 1))
+    c = numpy.arange(3.0).reshape(1, 3)
+    want = numpy.r_["_BLOCK_A b; c"]
+    kb, kc = kumo.asarray(b), kumo.asarray(c)
+    global _BLOCK_A_K
+    _BLOCK_A_K = kumo.asarray(_BLOCK_A)
+    for got in (kumo.r_["_BLOCK_A_K kb; kc"], kumo.c_["_BLOCK_A_K, kb; kc"]):
+        numpy.testing.assert_array_equal(kumo.asnumpy(got), numpy.asarray(want))
+    with pytest.raises(NameError):
+        kumo.r_["kb nothing_by_this_name"]
