@@ -856,7 +856,21 @@ Array take(const Array& a, const Array& indices, std::optional<int64_t> axis, In
   r.index_shape = indices.shape();
   r.insert_at = ax;
   if (src.shape()[ax] == 0 && indices.size() > 0) throw IndexError("cannot do a non-empty take from an empty axes.");
-  Array result = gather(r, mode);
+  Array result;
+  int64_t outer = 1;
+  for (int d = 0; d < ax; ++d) outer *= src.shape()[d];
+  if (outer == 0) {
+    // NumPy checks the indices once per element of the axes before `axis`;
+    // with none there it checks none (take(zeros((0, 1)), [5], axis=1) is
+    // empty, take(zeros((1, 0)), [5], axis=0) an IndexError).
+    Shape shape;
+    for (int d = 0; d < ax; ++d) shape.push_back(src.shape()[d]);
+    for (int d = 0; d < indices.ndim(); ++d) shape.push_back(indices.shape()[d]);
+    for (int d = ax + 1; d < src.ndim(); ++d) shape.push_back(src.shape()[d]);
+    result = Array::empty(shape, src.dtype(), device);
+  } else {
+    result = gather(r, mode);
+  }
   if (!out.defined()) return result;
   if (out.shape() != result.shape()) throw ValueError("output array does not match result of ndarray.take");
   copyto(out, result, Casting::kSameKind);

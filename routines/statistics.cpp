@@ -387,7 +387,7 @@ Array mean(const Array& a, const Axes& axes, const ReduceOptions& o) { return me
 namespace {
 // NumPy's var step by step: the mean's sum in dtype= (float64 for integer
 // and bool input), its quotient cast back to that sum's dtype, the squared
-// deviations (|x|^2 for complex, none for bool) summed in dtype= -- or in
+// deviations (|x|^2 for complex) summed in dtype= -- or in
 // out='s dtype when out= is given and dtype= is not -- into out=, then the
 // quotient cast back unsafely. Used where the result is not simply the
 // rounded variance: an integer or bool dtype= (integer arithmetic with
@@ -411,8 +411,8 @@ Array var_stepwise(const Array& a, const std::vector<int>& ax, const VarOptions&
   Array x = subtract(a, m);
   if (is_complex(x.dtype())) {
     x = add(square(x.real_view()), square(x.imag_view()));
-  } else if (a.dtype() != Dtype::kBool) {
-    x = square(x);  // NumPy squares integer and float deviations only
+  } else {
+    x = square(x);  // bool input too: NumPy's x * conj(x) for it is the square
   }
   ReduceOptions so = ReduceOptions().keepdims(o.keepdims());
   if (d) so.dtype(*d);

@@ -397,3 +397,21 @@ ASSIGNMENTS = {
 def test_python_float_assigned_into_array(dtype, value, how):
     with numpy.errstate(all="ignore"):
         _assign_both(dtype, value, ASSIGNMENTS[how])
+
+
+@pytest.mark.parametrize("fn", ["take", "compress"])
+def test_take_from_an_empty_array_checks_no_index(fn):
+    # NumPy moves nothing, so an index past a non-empty axis of an empty array is not an error.
+    for xp in (numpy, kumo):
+        a = xp.zeros((0, 1, 4))
+        if fn == "take":
+            r = xp.take(a, xp.asarray([5, 1]), axis=1)
+        else:
+            r = xp.compress(xp.asarray([False, True, True]), a, axis=1)
+        assert r.shape == ((0, 2, 4) if fn == "take" else (0, 2, 4))
+    with pytest.raises(IndexError):
+        kumo.take(kumo.zeros((0, 1)), kumo.asarray([1]), axis=0)
+    # An empty array whose axes before `axis` are not empty: NumPy checks.
+    for xp in (numpy, kumo):
+        with pytest.raises(IndexError):
+            xp.compress(xp.asarray([False, False, True]), xp.zeros((1, 0, 5)), axis=0)

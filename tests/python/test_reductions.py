@@ -912,3 +912,17 @@ def test_logical_reduction_with_dtype_bool(name, dtype, method):
     got = getattr(getattr(kumo, name), method)(kumo.asarray(n), dtype=bool)
     assert got.dtype == want.dtype
     numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("out_dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("fn", ["var", "std"])
+def test_var_std_into_out_of_another_dtype(dtype, out_dtype, fn):
+    # The stepwise path (out= of another dtype) squares bool deviations too.
+    rng = numpy.random.default_rng(2)
+    n = rng.integers(0, 2 if dtype == "bool" else 5, size=(5, 4)).astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+        want = getattr(numpy, fn)(n, keepdims=True, out=numpy.zeros((1, 1), out_dtype))
+        got = getattr(kumo, fn)(kumo.asarray(n), keepdims=True, out=kumo.zeros((1, 1), out_dtype))
+    numpy.testing.assert_allclose(kumo.asnumpy(got), want, rtol=2e-3)
