@@ -134,10 +134,10 @@ py::object call_with_signature(const Ufunc& u, std::vector<kernels::UfuncOperand
       cast_ins.push_back(ins[i]);
     }
   }
-  // Exactly typed inputs under 'equiv' reach only the chosen loop; out= is
+  // Exactly typed inputs under 'no' reach only the chosen loop; out= is
   // then filled under the caller's rule.
   UfuncOptions options;
-  options.casting(Casting::kEquiv).dtype(chosen->types[nin]);
+  options.casting(Casting::kNo).dtype(chosen->types[nin]);
   Array mask = where.is_none() ? Array() : to_array_required(where);
   if (mask.defined()) options.where(mask);
   std::vector<Array> res = call_ufunc(u, cast_ins, options);

@@ -12,6 +12,35 @@ namespace kernels {
 
 namespace {
 
+// NumPy's check of the Python-number inputs against the chosen loop under
+// casting='no' or 'equiv' (arrays are checked where they are converted): a
+// Python bool is a bool dtype there and must cast under the rule; a Python
+// int, float or complex passes under 'no' and, under 'equiv', only into its
+// default type (int64, float64, complex128), as NumPy 2.4 does -- except a
+// Python int compared with an integer array (`comparison`: its own promoter
+// compares the values exactly).
+void check_scalar_input_casting(const std::string& name, const UfuncLoop& l, const UfuncOperand* inputs, int n_inputs,
+                                Casting casting, bool comparison) {
+  for (int i = 0; i < n_inputs; ++i) {
+    const UfuncOperand& op = inputs[i];
+    if (!op.is_scalar) continue;
+    const Dtype want = l.types[i];
+    if (comparison && op.scalar.kind == WeakScalar::kInt && is_integer(want) && want != Dtype::kBool) continue;
+    if (op.scalar.kind == WeakScalar::kBool) {
+      if (!can_cast(Dtype::kBool, want, casting))
+        throw CastingError("Cannot cast ufunc '" + name + "' input " + std::to_string(i) +
+                           " from dtype('bool') to dtype('" + dtype_name(want) + "') with casting rule '" +
+                           casting_name(casting) + "'");
+    } else if (casting == Casting::kEquiv && default_dtype(op.scalar.kind) != want) {
+      const char* kind = op.scalar.kind == WeakScalar::kInt     ? "int"
+                         : op.scalar.kind == WeakScalar::kFloat ? "float"
+                                                                : "complex";
+      throw TypeError(std::string("cannot cast Python ") + kind + " to " + dtype_name(want) +
+                      " under the casting rule 'equiv'");
+    }
+  }
+}
+
 bool weak_fits_kind(WeakScalar s, Dtype d) {
   DtypeKind k = kind(d);
   switch (s) {
@@ -301,6 +330,11 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
                       Casting casting) const {
   int k = resolve(inputs, n_inputs, dtype, casting);
   const UfuncLoop& l = loops_[k];
+  if ((casting == Casting::kNo || casting == Casting::kEquiv) && !truth_inputs_) {
+    bool comparison = nin_ == 2 && nout_ == 1;
+    for (const UfuncLoop& any : loops_) comparison = comparison && any.types[2] == Dtype::kBool;
+    check_scalar_input_casting(name_, l, inputs, n_inputs, casting, comparison);
+  }
   auto out_at = [&](int i) -> const Array& { return outputs[i]; };
   // Device: the first array operand's, else the current device.
   Device* device = nullptr;

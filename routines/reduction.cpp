@@ -486,9 +486,17 @@ Array any(const Array& a, const Axes& axes, const ReduceOptions& o) {
   return reduce(u_logical_or, a.astype(Dtype::kBool, Order::kK, false), axes, o);
 }
 
+// NumPy's order with out=: the maximum goes into out first, then
+// subtract(out, minimum, out=out) under same_kind, so out= of a kind the
+// difference cannot be cast to is its UFuncTypeError.
 Array ptp(const Array& a, const Axes& axes, const ReduceOptions& o) {
   ReduceOptions k = ReduceOptions().keepdims(o.keepdims());
-  return finish(subtract(max(a, axes, k), min(a, axes, k)), o.out(), "ptp");
+  if (!o.out().defined()) return subtract(max(a, axes, k), min(a, axes, k));
+  const Array& out = o.out();
+  max(a, axes, ReduceOptions().keepdims(o.keepdims()).out(out));
+  KUMO_UFUNC(subtract);
+  call_ufunc(u_subtract, {out, min(a, axes, k)}, UfuncOptions(out));
+  return out;
 }
 
 // Counted by one reduction over the values (x != 0 summed as int64): no

@@ -926,3 +926,23 @@ def test_var_std_into_out_of_another_dtype(dtype, out_dtype, fn):
         want = getattr(numpy, fn)(n, keepdims=True, out=numpy.zeros((1, 1), out_dtype))
         got = getattr(kumo, fn)(kumo.asarray(n), keepdims=True, out=kumo.zeros((1, 1), out_dtype))
     numpy.testing.assert_allclose(kumo.asnumpy(got), want, rtol=2e-3)
+
+
+@pytest.mark.parametrize("dtype,out_dtype", [("int64", "uint8"), ("float16", "int8"), ("bool", "bool"),
+                                             ("int8", "int16"), ("float32", "float64"), ("uint8", "uint8")])
+def test_ptp_into_out_follows_subtract_casting(dtype, out_dtype):
+    # NumPy: the maximum into out=, then subtract(out, minimum, out=out) under same_kind.
+    n = numpy.array([[3, 1, 2], [0, 4, 1]], dtype=dtype)
+    outcome = []
+    for xp, a in ((numpy, n), (kumo, kumo.asarray(n))):
+        out = xp.zeros(3, dtype=out_dtype)
+        try:
+            r = xp.ptp(a, axis=0, out=out)
+            assert r is out
+            outcome.append(numpy.asarray(kumo.asnumpy(out) if xp is kumo else out))
+        except TypeError as e:
+            outcome.append(TypeError)
+    if outcome[0] is TypeError or outcome[1] is TypeError:
+        assert outcome[0] is outcome[1]
+    else:
+        numpy.testing.assert_array_equal(outcome[1], outcome[0])

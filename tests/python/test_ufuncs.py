@@ -998,3 +998,21 @@ def test_where_reports_only_the_selected_elements_errors(name, values):
             getattr(xp, name)(a, where=xp.asarray(quiet & (x < 1.5) if name == "arcsin" else quiet), out=out)
         with pytest.warns(RuntimeWarning):
             getattr(xp, name)(a, where=xp.asarray(~quiet), out=out)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float32", "float64"])
+@pytest.mark.parametrize("value", [0, 1, 1.0, 0.5, True, 1j])
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe"])
+def test_python_scalar_inputs_under_strict_casting(dtype, value, casting):
+    # NumPy 2.4: a Python bool is a bool dtype; ints, floats and complex pass under
+    # 'no' and, under 'equiv', only into int64, float64 and complex128.
+    n = numpy.array([1, 2], dtype=dtype)
+    try:
+        want = numpy.add(n, value, casting=casting)
+    except TypeError:
+        with pytest.raises(TypeError):
+            kumo.add(to_kumo(n), value, casting=casting)
+        return
+    got = kumo.add(to_kumo(n), value, casting=casting)
+    assert got.dtype == want.dtype
+    numpy.testing.assert_array_equal(kumo.asnumpy(got), want)
