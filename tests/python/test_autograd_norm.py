@@ -378,3 +378,16 @@ def test_float32_forward(name, fn, ref, shapes):
     assert y.dtype == numpy.float32
     expected = ref(*[a.astype(numpy.float32).astype(numpy.float64) for a in args])
     numpy.testing.assert_allclose(y.array.get(), expected, rtol=2e-4, atol=2e-5)
+
+
+def test_kumo_random_seed_makes_dropout_reproducible():
+    # Chainer's dropout draws from the array library's global generator.
+    masks = []
+    for _ in range(2):
+        kumo.random.seed(3)
+        y, mask = F.dropout(numpy.ones((50, 40), numpy.float32), 0.5, return_mask=True)
+        masks.append(kumo.asnumpy(mask))
+    numpy.testing.assert_array_equal(masks[0], masks[1])
+    kumo.random.seed(4)
+    _, other = F.dropout(numpy.ones((50, 40), numpy.float32), 0.5, return_mask=True)
+    assert not numpy.array_equal(kumo.asnumpy(other), masks[0])

@@ -141,8 +141,13 @@ def set_random_state(rs):
 
 
 def seed(seed=None):
-    """Reseed the global RandomState."""
+    """Reseed the global RandomState, and kumo.autograd's noise (dropout,
+    gaussian, ...) with it: Chainer's noise functions draw from the array
+    library's global generator, so seeding it makes a training run
+    reproducible."""
     get_random_state().seed(seed)
+    noise_seed = numpy.random.SeedSequence(None if seed is None else seed).generate_state(1, numpy.uint64)[0]
+    _core.autograd.functions._seed_noise(int(noise_seed))
 
 
 def module_function(name):
