@@ -10,6 +10,7 @@
 #include "kernels/kernel_cache.h"
 #include "kernels/launch.h"
 #include "kernels/reduction.h"
+#include "kernels/scalar_assign.h"
 #include "kernels/ufunc.h"
 #include "routines/assignment.h"
 #include "routines/elementwise.h"
@@ -65,19 +66,6 @@ std::vector<std::optional<Dtype>> parse_signature(const Ufunc& u, const py::obje
   return fixed;
 }
 
-// A Python number of this kind is taken by a loop of this type without a cast
-// (NEP 50: an int goes into any number type, a float into floating and complex).
-bool weak_scalar_fits(WeakScalar s, Dtype d) {
-  DtypeKind k = kind(d);
-  switch (s) {
-    case WeakScalar::kBool: return true;
-    case WeakScalar::kInt: return k != DtypeKind::kBool;
-    case WeakScalar::kFloat: return k == DtypeKind::kFloat || k == DtypeKind::kComplex;
-    case WeakScalar::kComplex: return k == DtypeKind::kComplex;
-  }
-  return false;
-}
-
 // A ufunc call whose signature fixes input types. The loop is the first whose
 // types equal the fixed ones and whose free inputs the operands reach safely
 // (NumPy: "No loop matching" when there is none); the
@@ -97,7 +85,7 @@ py::object call_with_signature(const Ufunc& u, std::vector<kernels::UfuncOperand
     bool free_ok = true;
     for (int i = 0; free_ok && i < nin; ++i)
       if (!fixed[i])
-        free_ok = ins[i].is_scalar ? weak_scalar_fits(ins[i].scalar.kind, l.types[i])
+        free_ok = ins[i].is_scalar ? kernels::weak_fits_kind(ins[i].scalar.kind, l.types[i])
                                    : can_cast(operand_dtype(i), l.types[i], Casting::kSafe);
     if (free_ok) {
       chosen = &l;
@@ -109,7 +97,7 @@ py::object call_with_signature(const Ufunc& u, std::vector<kernels::UfuncOperand
   cast_ins.reserve(nin);
   for (int i = 0; i < nin; ++i) {
     const Dtype want = chosen->types[i];
-    const bool fits = ins[i].is_scalar ? weak_scalar_fits(ins[i].scalar.kind, want) ||
+    const bool fits = ins[i].is_scalar ? kernels::weak_fits_kind(ins[i].scalar.kind, want) ||
                                              can_cast(operand_dtype(i), want, casting)
                                        : can_cast(operand_dtype(i), want, casting);
     if (!fits)
@@ -117,7 +105,7 @@ py::object call_with_signature(const Ufunc& u, std::vector<kernels::UfuncOperand
                          dtype_name(operand_dtype(i)) + "') to dtype('" + dtype_name(want) + "') with casting rule '" +
                          casting_name(casting) + "'");
     if (ins[i].is_scalar) {
-      if (weak_scalar_fits(ins[i].scalar.kind, want)) {
+      if (kernels::weak_fits_kind(ins[i].scalar.kind, want)) {
         cast_ins.push_back(ins[i]);
       } else {
         Device* device = &current_device();

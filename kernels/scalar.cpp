@@ -143,6 +143,17 @@ static void store_scalar_value(const ScalarValue& v, Dtype dtype, void* dst) {
   }
 }
 
+bool weak_fits_kind(WeakScalar s, Dtype d) {
+  DtypeKind k = kind(d);
+  switch (s) {
+    case WeakScalar::kBool: return true;
+    case WeakScalar::kInt: return k != DtypeKind::kBool;
+    case WeakScalar::kFloat: return k == DtypeKind::kFloat || k == DtypeKind::kComplex;
+    case WeakScalar::kComplex: return k == DtypeKind::kComplex;
+  }
+  return false;
+}
+
 ScalarValue assigned_scalar(const ScalarValue& v, Dtype dtype) {
   if (v.kind != WeakScalar::kFloat || !is_integer(dtype)) return v;
   if (std::isnan(v.f)) throw ValueError("cannot convert float NaN to integer");

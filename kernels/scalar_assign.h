@@ -1,5 +1,6 @@
-// How a Python number assigned into an array element is converted (NumPy's
-// setitem rule, which differs from the casts of ufuncs, copyto and full).
+// How a Python number meets an array element: converted by assignment
+// (NumPy's setitem rule, which differs from the casts of ufuncs, copyto and
+// full), and whether it fits a loop type without a cast (NEP 50).
 #pragma once
 #include "core/dtype.h"
 #include "kernels/ufunc.h"
@@ -14,6 +15,11 @@ namespace kernels {
 // check then applies to it as to a Python int (a[0] = -1.5 on uint8 is
 // OverflowError, not 255). Other values are returned unchanged.
 ScalarValue assigned_scalar(const ScalarValue& v, Dtype dtype);
+
+// Whether a Python number of this kind goes into an element of type `d`
+// without a cast (NEP 50: an int into any number type, a float into
+// floating and complex, a bool anywhere): the ufunc loop search's test.
+bool weak_fits_kind(WeakScalar s, Dtype d);
 
 }  // namespace kernels
 }  // namespace kumo

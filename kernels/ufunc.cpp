@@ -1,11 +1,14 @@
 #include "kernels/ufunc.h"
 
+#include "kernels/scalar_assign.h"
+
 #include <algorithm>
 #include <array>
 
 #include "core/errors.h"
 #include "kernels/elementwise.h"
 #include "kernels/reduction.h"
+#include "kernels/scalar_assign.h"
 
 namespace kumo {
 namespace kernels {
@@ -39,17 +42,6 @@ void check_scalar_input_casting(const std::string& name, const UfuncLoop& l, con
                       " under the casting rule 'equiv'");
     }
   }
-}
-
-bool weak_fits_kind(WeakScalar s, Dtype d) {
-  DtypeKind k = kind(d);
-  switch (s) {
-    case WeakScalar::kBool: return true;
-    case WeakScalar::kInt: return k != DtypeKind::kBool;
-    case WeakScalar::kFloat: return k == DtypeKind::kFloat || k == DtypeKind::kComplex;
-    case WeakScalar::kComplex: return k == DtypeKind::kComplex;
-  }
-  return false;
 }
 
 std::string dtype_list(const UfuncOperand* inputs, int n) {

@@ -191,60 +191,62 @@ std::shared_ptr<ElementwiseSpec> one_task_per_chunk(std::shared_ptr<ElementwiseS
   return s;
 }
 
-const ElementwiseSpec& count_spec() {
-  static auto spec = one_task_per_chunk(
-      make_spec("kumo_chunk_count", "raw bool m, int64 n, int64 chunk", "int64 c",
-                // Bytes summed into 32 bits in blocks: a loop the compiler vectorizes.
-                "const unsigned char* q = reinterpret_cast<const unsigned char*>(m.data());"
-                "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n; int64_t s = 0;"
-                "while (b < e) { int64_t stop = e - b > (1 << 20) ? b + (1 << 20) : e; uint32_t acc = 0;"
-                "  for (int64_t k = b; k < stop; ++k) acc += q[k];"
-                "  s += acc; b = stop; }"
-                "c = s"));
-  return *spec;
-}
-
-// The write step of a compaction: `value` is what position k contributes.
-std::shared_ptr<ElementwiseSpec> compaction_write(const char* name, const std::string& in, const char* out_type,
-                                                  const std::string& value) {
+// The count step over chunks of `m`: `load` declares q over m's data,
+// `truth` is whether element k counts.
+std::shared_ptr<ElementwiseSpec> chunk_count(const char* name, const std::string& mask, const std::string& load,
+                                             const std::string& truth) {
   return one_task_per_chunk(make_spec(
-      name, ("raw bool m, int64 n, int64 chunk, int64 c, int64 end" + in).c_str(), out_type,
-      ("const bool* q = m.data(); auto* d = dst.data(); int64_t o = end - c;"
-       "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
-       "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = " + value + "; o += q[k]; if (o == end) break; }")
+      name, (mask + " m, int64 n, int64 chunk").c_str(), "int64 c",
+      // Summed into 32 bits in blocks: a loop the compiler vectorizes.
+      (load + "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n; int64_t s = 0;"
+              "while (b < e) { int64_t stop = e - b > (1 << 20) ? b + (1 << 20) : e; uint32_t acc = 0;"
+              "  for (int64_t k = b; k < stop; ++k) acc += " + truth + ";"
+              "  s += acc; b = stop; }"
+              "c = s")
           .c_str()));
 }
 
+// The write step of a compaction over a mask of element type `mask_type`:
+// `value` is what position k contributes, `truth` whether it is kept.
+std::shared_ptr<ElementwiseSpec> compaction_write(const char* name, const std::string& mask_type,
+                                                  const std::string& truth, const std::string& in,
+                                                  const char* out_type, const std::string& value) {
+  return one_task_per_chunk(make_spec(
+      name, ("raw " + mask_type + " m, int64 n, int64 chunk, int64 c, int64 end" + in).c_str(), out_type,
+      ("const " + mask_type + "* q = m.data(); auto* d = dst.data(); int64_t o = end - c;"
+       "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
+       "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = " + value + "; o += " + truth +
+       "; if (o == end) break; }")
+          .c_str()));
+}
+
+// Boolean masks: bytes summed as they are.
+const ElementwiseSpec& count_spec() {
+  static auto spec = chunk_count("kumo_chunk_count", "raw bool",
+                                 "const unsigned char* q = reinterpret_cast<const unsigned char*>(m.data());", "q[k]");
+  return *spec;
+}
+
 const ElementwiseSpec& write_indices_spec() {
-  static auto spec = compaction_write("kumo_chunk_indices", "", "raw int64 dst", "k");
+  static auto spec = compaction_write("kumo_chunk_indices", "bool", "q[k]", "", "raw int64 dst", "k");
   return *spec;
 }
 
 // The same two steps over the values themselves (nonzero of a number
 // array): x != 0 is the truth, so no boolean copy of the input is made.
 const ElementwiseSpec& count_nonzero_spec() {
-  static auto spec = one_task_per_chunk(
-      make_spec("kumo_chunk_count_nonzero", "raw T m, int64 n, int64 chunk", "int64 c",
-                "const T* q = m.data();"
-                "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n; int64_t s = 0;"
-                "while (b < e) { int64_t stop = e - b > (1 << 20) ? b + (1 << 20) : e; uint32_t acc = 0;"
-                "  for (int64_t k = b; k < stop; ++k) acc += q[k] != T(0);"
-                "  s += acc; b = stop; }"
-                "c = s"));
+  static auto spec = chunk_count("kumo_chunk_count_nonzero", "raw T", "const T* q = m.data();", "q[k] != T(0)");
   return *spec;
 }
 
 const ElementwiseSpec& write_nonzero_indices_spec() {
-  static auto spec = one_task_per_chunk(make_spec(
-      "kumo_chunk_nonzero_indices", "raw T m, int64 n, int64 chunk, int64 c, int64 end", "raw int64 dst",
-      "const T* q = m.data(); auto* d = dst.data(); int64_t o = end - c;"
-      "int64_t b = i * chunk, e = b + chunk < n ? b + chunk : n;"
-      "if (o < end) for (int64_t k = b; k < e; ++k) { d[o] = k; o += q[k] != T(0); if (o == end) break; }"));
+  static auto spec =
+      compaction_write("kumo_chunk_nonzero_indices", "T", "q[k] != T(0)", "", "raw int64 dst", "k");
   return *spec;
 }
 
 const ElementwiseSpec& write_values_spec() {
-  static auto spec = compaction_write("kumo_chunk_values", ", raw T src", "raw T dst", "src.at(k)");
+  static auto spec = compaction_write("kumo_chunk_values", "bool", "q[k]", ", raw T src", "raw T dst", "src.at(k)");
   return *spec;
 }
 
