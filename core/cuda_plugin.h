@@ -13,15 +13,6 @@
 
 namespace kumo {
 
-class FftBackend;     // fft/fft_backend.h
-class LinalgBackend;  // linalg/linalg_backend.h
-class RandomBackend;  // random/random_backend.h
-class SortBackend;    // routines/sort_backend.h
-class DnnBackend;     // routines/dnn_backend.h
-namespace sparse {
-class SparseBackend;  // sparse/sparse_backend.h
-}
-
 struct LaunchDims {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
@@ -105,20 +96,10 @@ class CudaPlugin {
   virtual CudaStreamApi& streams() = 0;
   // Pinned (page-locked) host memory pool.
   virtual MemoryPool& pinned_memory_pool() = 0;
-  // cuBLAS/cuSOLVER for arrays on CUDA devices.
-  virtual LinalgBackend& linalg() = 0;
-  // cuRAND generators: device generators for CUDA arrays and host generators
-  // (which need no GPU) for host arrays.
-  virtual RandomBackend& random() = 0;
-  // cuFFT for arrays on CUDA devices.
-  virtual FftBackend& fft() = 0;
-  // CUB radix sorts for arrays on CUDA devices.
-  virtual SortBackend& sort() = 0;
-  // cuDNN convolution and pooling for arrays on CUDA devices; null when the
-  // cuDNN library cannot be loaded (the routines then use their own kernels).
-  virtual DnnBackend* dnn() { return nullptr; }
-  // cuSPARSE (and the portable sparse kernels) for arrays on CUDA devices.
-  virtual sparse::SparseBackend* sparse() { return nullptr; }
+  // The capability backends (cuBLAS/cuSOLVER, cuFFT, cuRAND, CUB sorts,
+  // cuDNN, cuSPARSE) are not part of this interface: each registers itself
+  // with core/backend_registry.h when the plugin is loaded, so the core
+  // needs no header of the layers above it.
   // Human-readable versions: runtime, driver, NVRTC.
   virtual std::string version_info() = 0;
 };

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/dtype.h"
 #include "core/memory_pool.h"
 #include "core/shape.h"
@@ -32,6 +33,7 @@ namespace kumo {
 
 class FftBackend {
  public:
+  static constexpr Capability kCapability = Capability::kFft;
   virtual ~FftBackend() = default;
 
   // out = scale * DFT of `in` along each axis of `axes` in turn (axes are in

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/cuda_plugin.h"
+#include "core/backend_registry.h"
 #include "core/errors.h"
 #include "fft/fft.h"
 #include "fft/fft_backend.h"
@@ -26,13 +26,7 @@ namespace kumo {
 namespace fft {
 namespace {
 
-FftBackend& backend_for(Device& device) {
-  if (device.type() == DeviceType::kCPU) return host_fft_backend();
-  CudaPlugin* plugin = cuda_plugin();
-  if (plugin == nullptr)
-    throw DeviceError("fft on " + device.name() + " needs the CUDA backend: " + cuda_plugin_load_error());
-  return plugin->fft();
-}
+FftBackend& backend_for(Device& device) { return require_backend<FftBackend>(device, "fft"); }
 
 enum class Kind { kC2C, kR2C, kC2R };
 enum class Norm { kBackward, kOrtho, kForward };

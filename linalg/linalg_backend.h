@@ -25,6 +25,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/backend_registry.h"
 #include "core/dtype.h"
 #include "core/memory_pool.h"
 
@@ -34,6 +35,7 @@ enum class Transpose : uint8_t { kNo, kTrans, kConjTrans };
 
 class LinalgBackend {
  public:
+  static constexpr Capability kCapability = Capability::kLinalg;
   virtual ~LinalgBackend() = default;
 
   // C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i]; C is m x n, op(A) m x k,

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "core/cuda_plugin.h"
+#include "core/backend_registry.h"
 #include "core/errors.h"
 #include "kernels/copy.h"
 #include "kernels/reduction.h"
@@ -21,13 +21,7 @@ namespace kumo {
 namespace linalg {
 namespace detail {
 
-LinalgBackend& backend_for(Device& device) {
-  if (device.type() == DeviceType::kCPU) return host_linalg_backend();
-  CudaPlugin* plugin = cuda_plugin();
-  if (plugin == nullptr)
-    throw DeviceError("linalg on " + device.name() + " needs the CUDA backend: " + cuda_plugin_load_error());
-  return plugin->linalg();
-}
+LinalgBackend& backend_for(Device& device) { return require_backend<LinalgBackend>(device, "linalg"); }
 
 Dtype product_compute_dtype(Dtype dt) { return dt == Dtype::kFloat16 ? Dtype::kFloat32 : dt; }
 

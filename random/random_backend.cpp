@@ -2,7 +2,7 @@
 // cuRAND implementation in the CUDA plugin.
 #include "random/random_backend.h"
 
-#include "core/cuda_plugin.h"
+#include "core/backend_registry.h"
 #include "core/errors.h"
 
 namespace kumo {
@@ -27,14 +27,12 @@ RandomKind random_kind_from_name(const std::string& name) {
 }
 
 RandomBackend& random_backend() {
-  CudaPlugin* plugin = cuda_plugin();
-  if (plugin == nullptr) {
-    // Host generators come from cuRAND too, so even CPU arrays need the plugin.
-    throw RuntimeError("kumo.random needs cuRAND, which is loaded with the CUDA plugin (libkumo_cuda.so), "
-                       "and the plugin is unavailable: " +
-                       cuda_plugin_load_error());
-  }
-  return plugin->random();
+  // Host generators come from cuRAND too, so even CPU arrays use the
+  // plugin's backend (registered for CUDA devices).
+  if (RandomBackend* backend = find_backend<RandomBackend>(DeviceType::kCUDA)) return *backend;
+  throw RuntimeError("kumo.random needs cuRAND, which is loaded with the CUDA plugin (libkumo_cuda.so), "
+                     "and the plugin is unavailable: " +
+                     backend_unavailable_reason(DeviceType::kCUDA));
 }
 
 }  // namespace kumo

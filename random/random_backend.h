@@ -25,6 +25,7 @@
 #include <memory>
 #include <string>
 
+#include "core/backend_registry.h"
 #include "core/device.h"
 
 namespace kumo {
@@ -60,6 +61,7 @@ class RandomGenerator {
 
 class RandomBackend {
  public:
+  static constexpr Capability kCapability = Capability::kRandom;
   virtual ~RandomBackend() = default;
   // A generator on `device` positioned at `offset` of the stream of `seed`.
   virtual std::unique_ptr<RandomGenerator> create_generator(RandomKind kind, uint64_t seed, uint64_t offset,

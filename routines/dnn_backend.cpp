@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/cuda_plugin.h"
+#include "core/backend_registry.h"
 #include "core/errors.h"
 
 namespace kumo {
@@ -75,9 +75,7 @@ void set_dnn_enabled(DeviceType type, bool enabled) {
 
 DnnBackend* dnn_backend(const Device& device) {
   if (!dnn_enabled(device.type())) return nullptr;
-  if (device.type() == DeviceType::kCPU) return host_dnn_backend();
-  CudaPlugin* plugin = cuda_plugin();
-  return plugin ? plugin->dnn() : nullptr;
+  return find_backend<DnnBackend>(device.type());
 }
 
 }  // namespace kumo

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/device.h"
 #include "core/dtype.h"
 
@@ -60,6 +61,7 @@ enum class PoolMode : uint8_t { kMax, kAverageIncludePad, kAverageExcludePad };
 
 class DnnBackend {
  public:
+  static constexpr Capability kCapability = Capability::kDnn;
   virtual ~DnnBackend() = default;
   virtual std::string name() const = 0;  // "oneDNN 2.6.3", "cuDNN 9.x.y"
 

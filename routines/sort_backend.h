@@ -15,6 +15,7 @@
 #pragma once
 #include <cstdint>
 
+#include "core/backend_registry.h"
 #include "core/device.h"
 #include "core/dtype.h"
 
@@ -22,6 +23,7 @@ namespace kumo {
 
 class SortBackend {
  public:
+  static constexpr Capability kCapability = Capability::kSort;
   virtual ~SortBackend() = default;
 
   // out = each row of `in` sorted. in and out must not overlap. Equal keys

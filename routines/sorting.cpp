@@ -10,7 +10,7 @@
 #include <numeric>
 #include <utility>
 
-#include "core/cuda_plugin.h"
+#include "core/backend_registry.h"
 #include "core/device.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
@@ -215,13 +215,7 @@ Array gather_rows(const Rows& src, const Array& idx) {
 // sorts of the same keys): no host round trip.
 bool on_cuda(const Array& a) { return a.device().type() == DeviceType::kCUDA; }
 
-SortBackend& cuda_sort_backend(const Device& device) {
-  CudaPlugin* plugin = cuda_plugin();
-  if (plugin == nullptr) {
-    throw DeviceError("sorting on " + device.name() + " needs the CUDA backend: " + cuda_plugin_load_error());
-  }
-  return plugin->sort();
-}
+SortBackend& cuda_sort_backend(const Device& device) { return require_backend<SortBackend>(device, "sorting"); }
 
 // Like rows_of, on the array's own device; a C-contiguous input is used as it is.
 Rows device_rows_of(const Array& a, int axis) {

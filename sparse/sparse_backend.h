@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "core/array.h"
+#include "core/backend_registry.h"
 #include "core/device.h"
 
 namespace kumo {
@@ -48,6 +49,7 @@ enum class RowReduce : uint8_t { kMax, kMin, kNanMax, kNanMin, kArgMax, kArgMin 
 
 class SparseBackend {
  public:
+  static constexpr Capability kCapability = Capability::kSparse;
   virtual ~SparseBackend() = default;
   virtual std::string name() const = 0;
 

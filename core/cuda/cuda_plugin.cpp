@@ -14,13 +14,6 @@
 #include "core/cuda/cuda_common.h"
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
-#include "fft/cuda/cufft_backend.h"
-#include "linalg/cuda/cuda_linalg.h"
-#include "random/cuda/cuda_random.h"
-#include "routines/cuda/cub_sort.h"
-#include "routines/cuda/cudnn_backend.h"
-#include "sparse/cuda/cusparse_backend.h"
-#include "sparse/sparse_backend.h"
 
 namespace kumo {
 namespace cuda_detail {
@@ -107,18 +100,6 @@ class CudaPluginImpl final : public CudaPlugin {
   CudaKernelBackend& kernels() override { return nvrtc_kernel_backend(); }
 
   CudaStreamApi& streams() override { return cuda_stream_api(); }
-
-  LinalgBackend& linalg() override { return cuda_linalg_backend(); }
-
-  RandomBackend& random() override { return curand_random_backend(); }
-
-  FftBackend& fft() override { return cufft_backend(); }
-
-  SortBackend& sort() override { return cub_sort_backend(); }
-
-  DnnBackend* dnn() override { return cudnn_backend(); }
-
-  sparse::SparseBackend* sparse() override { return &sparse::cusparse_sparse_backend(); }
 
   MemoryPool& pinned_memory_pool() override {
     // Page-locking goes through the driver; without a device there is none.

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/cuda/cuda_common.h"
 #include "core/errors.h"
 #include "core/memory.h"
@@ -456,5 +457,9 @@ FftBackend& cufft_backend() {
   static cuda_detail::NoDestructor<CufftBackend> backend;
   return backend.get();
 }
+
+namespace {
+const BackendRegistration registration(Capability::kFft, DeviceType::kCUDA, []() -> void* { return &cufft_backend(); });
+}  // namespace
 
 }  // namespace kumo

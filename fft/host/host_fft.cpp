@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #include "fft/fft_backend.h"
@@ -194,5 +195,9 @@ FftBackend& host_fft_backend() {
   static HostFftBackend backend;
   return backend;
 }
+
+namespace {
+const BackendRegistration registration(Capability::kFft, DeviceType::kCPU, []() -> void* { return &host_fft_backend(); });
+}  // namespace
 
 }  // namespace kumo

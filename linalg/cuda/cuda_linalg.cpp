@@ -12,6 +12,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/backend_registry.h"
 #include "linalg/cuda/cuda_linalg.h"
 #include "linalg/cuda/cuda_linalg_common.h"
 
@@ -204,5 +205,9 @@ LinalgBackend& cuda_linalg_backend() {
   static cuda_detail::NoDestructor<cuda_linalg::CudaLinalgBackend> backend;
   return backend.get();
 }
+
+namespace {
+const BackendRegistration registration(Capability::kLinalg, DeviceType::kCUDA, []() -> void* { return &cuda_linalg_backend(); });
+}  // namespace
 
 }  // namespace kumo

@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #include "linalg/host/lapack_api.h"
@@ -745,5 +746,9 @@ LinalgBackend& host_linalg_backend() {
   static HostLinalgBackend backend;
   return backend;
 }
+
+namespace {
+const BackendRegistration registration(Capability::kLinalg, DeviceType::kCPU, []() -> void* { return &host_linalg_backend(); });
+}  // namespace
 
 }  // namespace kumo

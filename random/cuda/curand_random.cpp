@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/backend_registry.h"
 #include "core/cuda/cuda_common.h"
 #include "core/errors.h"
 #include "random/cuda/cuda_random.h"
@@ -179,5 +180,9 @@ RandomBackend& curand_random_backend() {
   static cuda_detail::NoDestructor<CurandRandomBackend> backend;
   return backend.get();
 }
+
+namespace {
+const BackendRegistration registration(Capability::kRandom, DeviceType::kCUDA, []() -> void* { return &curand_random_backend(); });
+}  // namespace
 
 }  // namespace kumo

@@ -6,6 +6,7 @@
 // imaginary, then both NaN).
 #include <string>
 
+#include "core/backend_registry.h"
 #include "core/cuda/cuda_common.h"
 #include "core/errors.h"
 #include "core/memory.h"
@@ -113,5 +114,9 @@ SortBackend& cub_sort_backend() {
   static cuda_detail::NoDestructor<CubSortBackend> backend;
   return backend.get();
 }
+
+namespace {
+const BackendRegistration registration(Capability::kSort, DeviceType::kCUDA, []() -> void* { return &cub_sort_backend(); });
+}  // namespace
 
 }  // namespace kumo

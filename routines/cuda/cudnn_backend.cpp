@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/cuda/cuda_common.h"
 #include "core/errors.h"
 #include "core/memory.h"
@@ -777,6 +778,10 @@ std::string CudnnBackend::check_descriptors(Dtype dtype, PoolMode mode, const Po
 }
 
 DnnBackend* cudnn_backend() { return loaded().backend.get(); }
+
+namespace {
+const BackendRegistration registration(Capability::kDnn, DeviceType::kCUDA, []() -> void* { return cudnn_backend(); });
+}  // namespace
 
 std::string cudnn_load_error() { return loaded().error; }
 

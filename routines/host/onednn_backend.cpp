@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/backend_registry.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #endif
@@ -268,5 +269,9 @@ DnnBackend* host_dnn_backend() {
   return backend;
 }
 #endif
+
+namespace {
+const BackendRegistration registration(Capability::kDnn, DeviceType::kCPU, []() -> void* { return host_dnn_backend(); });
+}  // namespace
 
 }  // namespace kumo

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/cuda/cuda_common.h"
 #include "core/cuda/thread_handles.h"
 #include "core/errors.h"
@@ -260,6 +261,10 @@ SparseBackend& cusparse_sparse_backend() {
   static cuda_detail::NoDestructor<CusparseBackend> backend;
   return backend.get();
 }
+
+namespace {
+const BackendRegistration registration(Capability::kSparse, DeviceType::kCUDA, []() -> void* { return &cusparse_sparse_backend(); });
+}  // namespace
 
 }  // namespace sparse
 }  // namespace kumo

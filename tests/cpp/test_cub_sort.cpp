@@ -12,6 +12,7 @@
 #include <random>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
 #include "kumo/kumo.h"
@@ -37,17 +38,20 @@ constexpr bool kPluginBuilt = KUMO_TEST_CUDA_PLUGIN_BUILT;
 
 TEST(CubSort, PluginExposesTheSortBackend) {
   KUMO_REQUIRE_PLUGIN(p);
-  SortBackend& a = p->sort();
-  SortBackend& b = p->sort();
-  EXPECT_EQ(&a, &b);  // one backend per process
+  SortBackend* a = find_backend<SortBackend>(DeviceType::kCUDA);
+  SortBackend* b = find_backend<SortBackend>(DeviceType::kCUDA);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a, b);  // one backend per process
 }
 
 TEST(CubSort, HostMemoryIsRefusedWithAClearError) {
   KUMO_REQUIRE_PLUGIN(p);
+  SortBackend* backend = find_backend<SortBackend>(DeviceType::kCUDA);
+  ASSERT_NE(backend, nullptr);
   std::vector<double> v = {3, 1, 2};
   std::vector<double> out(3);
   try {
-    p->sort().sort(host_device(), Dtype::kFloat64, v.data(), out.data(), 1, 3);
+    backend->sort(host_device(), Dtype::kFloat64, v.data(), out.data(), 1, 3);
     FAIL() << "sorting host memory on the CUDA backend did not throw";
   } catch (const ValueError& e) {
     EXPECT_NE(std::string(e.what()).find("cpu"), std::string::npos) << e.what();

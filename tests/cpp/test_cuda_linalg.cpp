@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/cuda_plugin.h"
 #include "core/device.h"
 #include "core/errors.h"
@@ -144,7 +145,7 @@ class CudaLinalgTest : public ::testing::Test {
   void SetUp() override {
     if (!cuda_is_available()) GTEST_SKIP() << "no CUDA device: " << cuda_unavailable_reason();
     device_ = &cuda_plugin()->device(0);
-    cuda_ = &cuda_plugin()->linalg();
+    cuda_ = find_backend<LinalgBackend>(DeviceType::kCUDA);
     host_ = &host_linalg_backend();
     stream_ = device_->current_stream();
   }

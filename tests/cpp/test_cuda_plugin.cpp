@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/cuda_plugin.h"
 #include "core/device.h"
 #include "core/errors.h"
@@ -197,16 +198,18 @@ TEST(CudaPlugin, VersionInfoNamesTheComponents) {
 // (it loads without a GPU; its calls need one).
 TEST(CudaPlugin, ProvidesTheCusparseBackend) {
   KUMO_REQUIRE_PLUGIN(plugin);
-  ASSERT_NE(plugin->sparse(), nullptr);
-  EXPECT_EQ(plugin->sparse()->name(), "cuSPARSE");
+  auto* backend = find_backend<sparse::SparseBackend>(DeviceType::kCUDA);
+  ASSERT_NE(backend, nullptr);
+  EXPECT_EQ(backend->name(), "cuSPARSE");
 }
 
 // spsolve on CUDA arrays factors on the device (cuSOLVER's sparse QR);
 // the host backends leave spsolve to SuperLU.
 TEST(CudaPlugin, CusparseBackendHasTheDeviceSolver) {
   KUMO_REQUIRE_PLUGIN(plugin);
-  ASSERT_NE(plugin->sparse(), nullptr);
-  EXPECT_TRUE(plugin->sparse()->has_device_solver());
+  auto* backend = find_backend<sparse::SparseBackend>(DeviceType::kCUDA);
+  ASSERT_NE(backend, nullptr);
+  EXPECT_TRUE(backend->has_device_solver());
   EXPECT_FALSE(kumo::sparse::host_sparse_backend().has_device_solver());
 }
 

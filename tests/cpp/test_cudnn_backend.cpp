@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/backend_registry.h"
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
 #include "kumo/kumo.h"
@@ -35,7 +36,7 @@ constexpr bool kPluginBuilt = KUMO_TEST_CUDA_PLUGIN_BUILT;
   if (!kPluginBuilt) GTEST_SKIP() << "kumo was built without the CUDA plugin"; \
   CudaPlugin* plugin_ = cuda_plugin();                                         \
   ASSERT_NE(plugin_, nullptr) << cuda_plugin_load_error();                     \
-  DnnBackend* b = plugin_->dnn();                                              \
+  DnnBackend* b = find_backend<DnnBackend>(DeviceType::kCUDA);                \
   if (b == nullptr) GTEST_SKIP() << "libcudnn.so.9 cannot be loaded"
 
 #define KUMO_REQUIRE_CUDNN_GPU(b) \
@@ -94,13 +95,13 @@ TEST(CudnnBackend, PluginExposesItExactlyWhenLibcudnnLoads) {
   if (!kPluginBuilt) GTEST_SKIP() << "kumo was built without the CUDA plugin";
   CudaPlugin* p = cuda_plugin();
   ASSERT_NE(p, nullptr) << cuda_plugin_load_error();
-  DnnBackend* b = p->dnn();
-  // dnn() dlopens libcudnn.so.9; it is in the process exactly when that
+  DnnBackend* b = find_backend<DnnBackend>(DeviceType::kCUDA);
+  // The lookup dlopens libcudnn.so.9; it is in the process exactly when that
   // worked (RTLD_NOLOAD only finds an already loaded library).
   void* loaded = dlopen("libcudnn.so.9", RTLD_NOW | RTLD_NOLOAD);
   EXPECT_EQ(b != nullptr, loaded != nullptr);
   if (loaded != nullptr) dlclose(loaded);  // drops only the reference taken here
-  EXPECT_EQ(p->dnn(), b);                  // one backend per process
+  EXPECT_EQ(find_backend<DnnBackend>(DeviceType::kCUDA), b);  // one backend per process
 }
 
 TEST(CudnnBackend, NameGivesTheLoadedVersion) {
