@@ -14,7 +14,7 @@
 #include "bindings/convert.h"
 #include "bindings/convert_variable.h"
 #include "core/errors.h"
-#include "routines/dnn_backend.h"
+#include "nn/dnn_backend.h"
 
 namespace kumo {
 namespace py_bind {

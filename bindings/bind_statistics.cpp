@@ -1,6 +1,7 @@
 // kumo._core.statistics: the C++ routines of routines/histogram.h,
-// routines/quantile.h and routines/correlate.h for the Python module
-// kumo._statistics, which converts array-likes and keyword arguments.
+// routines/quantile.h, routines/correlate.h, routines/cumulative.h and
+// linalg/covariance.h for the Python module kumo._statistics, which converts
+// array-likes and keyword arguments.
 // Each function releases the GIL while it works.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -11,7 +12,9 @@
 
 #include "bindings/convert.h"
 #include "core/array.h"
+#include "linalg/covariance.h"
 #include "routines/correlate.h"
+#include "routines/cumulative.h"
 #include "routines/histogram.h"
 #include "routines/quantile.h"
 

@@ -109,7 +109,7 @@ class Array {
   Array reshape(const Shape& shape, Order order = Order::kC) const;
   Array ravel(Order order = Order::kC) const;
 
-  // ---- copies (run kernels) ----
+  // ---- copies (run kernels; astype and copy_to are defined in kernels/copy.cpp) ----
   Array copy(Order order = Order::kK) const;
   Array astype(Dtype dtype, Order order = Order::kK, bool copy = true) const;
   // Copies into `dst` with broadcasting and casting (unsafe).

@@ -51,4 +51,38 @@ void fill_bytes(const Array& dst, const void* value) {
 }
 
 }  // namespace kernels
+
+// Array's converting and assigning copies are declared with the value type
+// in core/array.h, so that every layer can copy an array, and defined here
+// beside the kernel that does the work: core itself launches no kernels.
+using kernels::copy_cast;
+
+Array Array::astype(Dtype dtype, Order order, bool copy) const {
+  if (!copy && dtype == dtype_) {
+    bool ok = order == Order::kK || order == Order::kA || (order == Order::kC && c_contiguous()) ||
+              (order == Order::kF && f_contiguous());
+    if (ok) return *this;
+  }
+  Array out = empty_like(*this, dtype, order);
+  copy_cast(*this, out);
+  return out;
+}
+
+void Array::copy_to(const Array& dst) const {
+  if (!dst.writeable()) throw ValueError("assignment destination is read-only");
+  check_same_device({this, &dst});
+  // NumPy drops leading unit axes of the value before broadcasting it.
+  Array src = *this;
+  while (src.ndim() > dst.ndim() && src.shape()[0] == 1) src = src.squeeze({0});
+  Strides st;
+  try {
+    st = broadcast_strides(src.shape(), src.strides(), dst.shape());
+  } catch (const ValueError&) {
+    throw ValueError("could not broadcast input array from shape " + shape_.to_string() + " into shape " +
+                     dst.shape().to_string());
+  }
+  Array b = src.view_with(dst.shape(), st);
+  copy_cast(b, dst);
+}
+
 }  // namespace kumo

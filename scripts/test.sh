@@ -54,6 +54,12 @@ run_ctest() {
     END { if (skipped) printf "%d tests skipped (see %s)\n", skipped, logfile }'
 }
 
+# The architecture's rules, before anything compiles (the build runs the
+# layer check too; here it fails in a second, with every offending include).
+begin_stage "layer check (C++ includes follow the layers of CMakeLists.txt)"
+python3 scripts/check_layers.py
+end_stage
+
 begin_stage "setup and the Release build (Python package, C++ tests and examples)"
 KUMO_BUILD_TESTS=1 bash scripts/setup.sh
 command -v ccache >/dev/null 2>&1 && ccache --show-stats 2>/dev/null | grep -E '^ *(Hits|Misses|Cacheable calls)' || true

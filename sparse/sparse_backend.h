@@ -1,6 +1,6 @@
 // The sparse backend: the kernels behind kumo::sparse (sparse/sparse.h).
 // One implementation per device type, chosen by the arrays' device as the
-// DNN backend is (routines/dnn_backend.h): the host's is written for all
+// DNN backend is (nn/dnn_backend.h): the host's is written for all
 // cores with parallel_for (sparse/host/host_sparse.cpp); a CUDA one on
 // cuSPARSE's generic API plugs in behind the same calls through the plugin.
 //

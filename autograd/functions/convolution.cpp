@@ -11,8 +11,8 @@
 #include "autograd/functions/basic_math.h"
 #include "autograd/functions/linalg.h"
 #include "core/errors.h"
-#include "routines/convolution.h"
-#include "routines/im2col.h"
+#include "nn/convolution.h"
+#include "nn/im2col.h"
 
 namespace kumo {
 namespace autograd {

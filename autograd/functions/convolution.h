@@ -3,7 +3,7 @@
 // depthwise_convolution_2d over (N, C, *spatial) inputs.
 //
 // Convolutions and deconvolutions are three function nodes over
-// routines/convolution.h (forward, gradient in the input, gradient in the
+// nn/convolution.h (forward, gradient in the input, gradient in the
 // weights), each differentiating into the others, so gradients of any order
 // run on oneDNN (host float32), cuDNN (CUDA) or im2col + GEMM (the rest).
 // F.im2col itself is the patch-copy kernel. Vector parameters hold one entry per spatial axis,

@@ -11,8 +11,8 @@
 #include "autograd/mode.h"
 #include "core/errors.h"
 #include "routines/creation.h"
-#include "routines/dnn_backend.h"
-#include "routines/im2col.h"
+#include "nn/dnn_backend.h"
+#include "nn/im2col.h"
 #include "routines/reduction.h"
 
 namespace kumo {

@@ -19,6 +19,7 @@
 
 #include "fft/fft.h"
 #include "linalg/linalg.h"
+#include "linalg/covariance.h"
 #include "linalg/einsum.h"
 #include "linalg/products.h"
 #include "routines/creation.h"
@@ -34,6 +35,7 @@
 #include "routines/histogram.h"
 #include "routines/quantile.h"
 #include "routines/correlate.h"
+#include "routines/cumulative.h"
 #include "routines/ufunc_table.h"
 #include "routines/printing.h"
 #include "routines/assignment.h"
@@ -41,9 +43,9 @@
 #include "routines/joining.h"
 #include "routines/padding.h"
 #include "routines/rearranging.h"
-#include "routines/convolution.h"
-#include "routines/dnn_backend.h"
-#include "routines/im2col.h"
+#include "nn/convolution.h"
+#include "nn/dnn_backend.h"
+#include "nn/im2col.h"
 
 #include "random/generator.h"
 #include "sparse/sparse.h"

@@ -1,4 +1,4 @@
-// routines/im2col.h and autograd/functions/{convolution,pooling}.h from C++:
+// nn/im2col.h and autograd/functions/{convolution,pooling}.h from C++:
 // im2col/col2im on a small image, a convolution's value and gradients, and
 // max pooling with its indexes.
 #include <gtest/gtest.h>

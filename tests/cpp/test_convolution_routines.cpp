@@ -1,4 +1,4 @@
-// routines/convolution.h from C++: the geometry (cover_all's end padding,
+// nn/convolution.h from C++: the geometry (cover_all's end padding,
 // readable errors), and the three routines as each other's adjoints,
 // <conv(x, W), gy> = <x, backward_data(gy, W)> = <W, backward_weights(x, gy)>,
 // on the host backend (oneDNN for float32 when built) and on kumo's own path.

@@ -1,4 +1,4 @@
-// The CUDA plugin's cuDNN DnnBackend (routines/cuda/cudnn_backend.cpp):
+// The CUDA plugin's cuDNN DnnBackend (nn/cuda/cudnn_backend.cpp):
 // without a GPU, that the plugin exposes it when libcudnn.so.9 loads, its
 // name and which cases it takes; with a GPU, convolution forward / backward
 // data / backward weights and pooling forward / backward on a CUDA device
@@ -19,7 +19,7 @@
 #include "core/cuda_plugin.h"
 #include "core/errors.h"
 #include "kumo/kumo.h"
-#include "routines/dnn_backend.h"
+#include "nn/dnn_backend.h"
 
 #ifndef KUMO_TEST_CUDA_PLUGIN_BUILT
 #define KUMO_TEST_CUDA_PLUGIN_BUILT 0
@@ -210,7 +210,7 @@ TEST(CudnnBackend, UnsupportedCasesThrowInsteadOfCallingCudnn) {
                ValueError);
 }
 
-// The plugin's kumo_cudnn_check_descriptors (routines/cuda/cudnn_backend.h),
+// The plugin's kumo_cudnn_check_descriptors (nn/cuda/cudnn_backend.h),
 // found through the loaded plugin that holds the backend object.
 using CheckDescriptors = bool (*)(Dtype, const ConvGeometry*, PoolMode, const PoolGeometry*, std::string*);
 CheckDescriptors check_descriptors_hook(DnnBackend* backend) {

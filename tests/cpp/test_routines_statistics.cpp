@@ -1,5 +1,5 @@
-// The C++ API of routines/histogram.h, routines/quantile.h and
-// routines/correlate.h: a few known answers (the Python suite compares every
+// The C++ API of routines/histogram.h, routines/quantile.h,
+// routines/correlate.h, routines/cumulative.h and linalg/covariance.h: a few known answers (the Python suite compares every
 // routine with NumPy in depth).
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// DnnBackend on oneDNN for host arrays (see routines/dnn_backend.h). Built
+// DnnBackend on oneDNN for host arrays (see nn/dnn_backend.h). Built
 // when CMake finds oneDNN (Debian's libdnnl-dev); otherwise the host has no
 // backend and convolution runs as im2col + GEMM.
 //
@@ -6,7 +6,7 @@
 // do not materialise the patch matrix, and measured 1.3-1.7x faster than
 // kumo's im2col + OpenBLAS sgemm on the benchmark nets
 // (benchmarks/RESULTS.md, "Convolution and pooling").
-#include "routines/dnn_backend.h"
+#include "nn/dnn_backend.h"
 
 #if KUMO_HAVE_DNNL
 #include <omp.h>

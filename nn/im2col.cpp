@@ -4,7 +4,7 @@
 // [nd, in[nd], k[nd], s[nd], p[nd], d[nd], o[nd]], so one compiled kernel
 // serves every rank and size. Each output element is computed by a gather
 // (no atomics), so the kernels run in parallel on the host and on CUDA alike.
-#include "routines/im2col.h"
+#include "nn/im2col.h"
 
 #include <limits>
 #include <string>
@@ -13,7 +13,7 @@
 #include "core/errors.h"
 #include "kernels/elementwise.h"
 #include "routines/creation.h"
-#include "routines/host/pool_kernels.h"
+#include "nn/host/pool_kernels.h"
 #include "routines/interop.h"
 
 namespace kumo {

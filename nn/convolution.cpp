@@ -1,11 +1,11 @@
-#include "routines/convolution.h"
+#include "nn/convolution.h"
 
 #include <string>
 
 #include "core/errors.h"
 #include "linalg/products.h"
 #include "routines/elementwise.h"
-#include "routines/im2col.h"
+#include "nn/im2col.h"
 #include "routines/manipulation.h"
 #include "routines/reduction.h"
 

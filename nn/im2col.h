@@ -46,7 +46,7 @@ Array im2col_sized(const Array& x, const std::vector<int64_t>& ksize, const std:
 // element per (n, c) plane, walking it in order without decoding indexes
 // (the host's default: fewer, longer tasks). per_element picks one. On the
 // host, max_pool and pool_scatter of float32/float64 with 1 to 3 spatial
-// axes run the plane form as native loops (routines/host/pool_kernels.h).
+// axes run the plane form as native loops (nn/host/pool_kernels.h).
 Array col2im(const Array& col, const std::vector<int64_t>& stride, const std::vector<int64_t>& pad,
              const std::vector<int64_t>& outsize, const std::vector<int64_t>& dilate = {},
              std::optional<bool> per_element = std::nullopt);

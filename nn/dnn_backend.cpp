@@ -1,4 +1,4 @@
-#include "routines/dnn_backend.h"
+#include "nn/dnn_backend.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "routines/host/pool_kernels.h"
+#include "nn/host/pool_kernels.h"
 
 #include <algorithm>
 #include <cstring>

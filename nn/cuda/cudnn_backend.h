@@ -1,4 +1,4 @@
-// cuDNN implementation of DnnBackend (routines/dnn_backend.h) inside the
+// cuDNN implementation of DnnBackend (nn/dnn_backend.h) inside the
 // CUDA plugin: convolution forward / backward data / backward weights and
 // max / average pooling of float16, float32 and float64 arrays on CUDA
 // devices.
@@ -12,7 +12,7 @@
 #include <memory>
 #include <string>
 
-#include "routines/dnn_backend.h"
+#include "nn/dnn_backend.h"
 
 namespace kumo {
 

@@ -5,7 +5,7 @@
 // cuDNN needs 4-d or 5-d tensors: a problem with one spatial axis runs as a
 // 2-d one with a unit axis in front (extent 1, kernel 1, stride 1, pad 0),
 // which has the same C-contiguous memory layout.
-#include "routines/cuda/cudnn_backend.h"
+#include "nn/cuda/cudnn_backend.h"
 
 #include <cudnn.h>
 #include <dlfcn.h>

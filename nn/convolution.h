@@ -7,7 +7,7 @@
 //   kumo::ConvGeometry g = kumo::conv_geometry(x.shape(), W.shape(), {1, 1}, {1, 1});
 //   kumo::Array y = kumo::convolution_forward(x, W, b, g);
 //
-// Each routine asks the device's DnnBackend (routines/dnn_backend.h: oneDNN
+// Each routine asks the device's DnnBackend (nn/dnn_backend.h: oneDNN
 // on the host, cuDNN on CUDA) first and otherwise computes im2col + batched
 // GEMM (+ col2im) with kumo's own kernels. Inputs of mixed floating dtypes
 // are promoted (NumPy's rules); the result has the promoted dtype.
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/array.h"
-#include "routines/dnn_backend.h"
+#include "nn/dnn_backend.h"
 
 namespace kumo {
 
