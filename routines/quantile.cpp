@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/device.h"
+#include "core/dtype_visit.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #include "core/warnings.h"
@@ -179,43 +180,21 @@ bool is_nan_value(T v) {
     return false;
 }
 
-// Calls f(T{}) with the C++ type of a working dtype.
+// Calls f(TypeTag<T>{}) with the C++ type of a working dtype (an integer
+// or float32/float64: quantiles of bool, float16 and complex run elsewhere).
 template <class F>
 void with_type(Dtype d, F&& f) {
-  switch (d) {
-    case Dtype::kInt8:
-      f(int8_t{});
-      break;
-    case Dtype::kInt16:
-      f(int16_t{});
-      break;
-    case Dtype::kInt32:
-      f(int32_t{});
-      break;
-    case Dtype::kInt64:
-      f(int64_t{});
-      break;
-    case Dtype::kUInt8:
-      f(uint8_t{});
-      break;
-    case Dtype::kUInt16:
-      f(uint16_t{});
-      break;
-    case Dtype::kUInt32:
-      f(uint32_t{});
-      break;
-    case Dtype::kUInt64:
-      f(uint64_t{});
-      break;
-    case Dtype::kFloat32:
-      f(float{});
-      break;
-    case Dtype::kFloat64:
-      f(double{});
-      break;
-    default:
-      throw TypeError(std::string("unsupported dtype for quantiles: ") + dtype_name(d));
-  }
+  auto unsupported = [d] { throw TypeError(std::string("unsupported dtype for quantiles: ") + dtype_name(d)); };
+  visit_real_dtype(
+      d,
+      [&](auto tag) {
+        if constexpr (std::is_same_v<typename decltype(tag)::type, bool>) {
+          unsupported();
+        } else {
+          f(tag);
+        }
+      },
+      unsupported);
 }
 
 // Puts the values at the sorted positions `kth` (ascending, distinct, < n)
@@ -765,7 +744,7 @@ Array quantile_impl(const Array& a, const Array& q0, const Axes& axes, const Qua
   }
   std::vector<std::string> err(static_cast<size_t>(std::max<int64_t>(rows, 0)));
   with_type(wd, [&](auto tag) {
-    using T = decltype(tag);
+    using T = typename decltype(tag)::type;
     T* data = reinterpret_cast<T*>(s.data.data());
     const char* base = s.data.data();
     const int64_t rstride = s.borrowed ? s.data.strides()[0] : 0, estride = s.borrowed ? s.data.strides()[1] : 0;
@@ -923,7 +902,7 @@ Array median_impl(const Array& a, const Axes& axes, const QuantileOptions& o, bo
   Array mid = Array::empty(Shape{rows, width}, wd, host_device());
   Array nanrow = Array::empty(Shape{rows}, Dtype::kBool, host_device());
   with_type(wd, [&](auto tag) {
-    using T = decltype(tag);
+    using T = typename decltype(tag)::type;
     T* data = reinterpret_cast<T*>(s.data.data());
     const char* base = s.data.data();
     const int64_t rstride = s.borrowed ? s.data.strides()[0] : 0, estride = s.borrowed ? s.data.strides()[1] : 0;

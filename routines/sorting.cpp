@@ -23,6 +23,7 @@
 #include "routines/manipulation.h"
 #include "routines/reduction.h"
 #include "routines/sort_backend.h"
+#include "routines/sort_key_dispatch.h"
 #include "routines/sort_keys.h"
 
 namespace kumo {
@@ -38,34 +39,7 @@ constexpr int64_t kElementGrain = 1 << 16;
 // Calls f(Keys<U, kind>{}) for a real dtype.
 template <class F>
 decltype(auto) with_keys(Dtype d, F&& f) {
-  switch (d) {
-    case Dtype::kBool:
-    case Dtype::kUInt8:
-      return f(Keys<uint8_t, KeyKind::kUnsigned>{});
-    case Dtype::kInt8:
-      return f(Keys<uint8_t, KeyKind::kSigned>{});
-    case Dtype::kUInt16:
-      return f(Keys<uint16_t, KeyKind::kUnsigned>{});
-    case Dtype::kInt16:
-      return f(Keys<uint16_t, KeyKind::kSigned>{});
-    case Dtype::kFloat16:
-      return f(Keys<uint16_t, KeyKind::kFloat>{});
-    case Dtype::kUInt32:
-      return f(Keys<uint32_t, KeyKind::kUnsigned>{});
-    case Dtype::kInt32:
-      return f(Keys<uint32_t, KeyKind::kSigned>{});
-    case Dtype::kFloat32:
-      return f(Keys<uint32_t, KeyKind::kFloat>{});
-    case Dtype::kUInt64:
-      return f(Keys<uint64_t, KeyKind::kUnsigned>{});
-    case Dtype::kInt64:
-      return f(Keys<uint64_t, KeyKind::kSigned>{});
-    case Dtype::kFloat64:
-      return f(Keys<uint64_t, KeyKind::kFloat>{});
-    default:
-      break;
-  }
-  throw TypeError(std::string("no key transform for dtype ") + dtype_name(d));
+  return sort_detail::visit_sort_keys(d, "", f);
 }
 
 // Calls f(R{}) with the real type of a complex dtype.

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 #include <cusolverDn.h>
 
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <sstream>
@@ -17,6 +18,7 @@
 
 #include "core/cuda/cuda_common.h"
 #include "core/dtype.h"
+#include "core/dtype_visit.h"
 #include "core/errors.h"
 #include "core/memory.h"
 #include "core/memory_pool.h"
@@ -106,28 +108,26 @@ struct Scalar<cuDoubleComplex> {
   static constexpr bool kComplex = true;
 };
 
+// The CUDA scalar type of a C++ element type (cuComplex for std::complex<float>).
 template <typename T>
-struct TypeTag {
+struct CudaScalarOf {
   using type = T;
+};
+template <>
+struct CudaScalarOf<std::complex<float>> {
+  using type = cuComplex;
+};
+template <>
+struct CudaScalarOf<std::complex<double>> {
+  using type = cuDoubleComplex;
 };
 
 // Calls f(TypeTag<T>{}) with the CUDA scalar type of `dtype`.
 template <typename F>
 decltype(auto) dispatch(Dtype dtype, const char* routine, F&& f) {
-  switch (dtype) {
-    case Dtype::kFloat32:
-      return f(TypeTag<float>{});
-    case Dtype::kFloat64:
-      return f(TypeTag<double>{});
-    case Dtype::kComplex64:
-      return f(TypeTag<cuComplex>{});
-    case Dtype::kComplex128:
-      return f(TypeTag<cuDoubleComplex>{});
-    default:
-      break;
-  }
-  require_linalg_dtype(dtype, routine);  // throws
-  throw TypeError(std::string(routine) + ": unsupported dtype");
+  return visit_inexact_dtype(
+      dtype, [&](auto tag) { return f(TypeTag<typename CudaScalarOf<typename decltype(tag)::type>::type>{}); },
+      [&] { require_linalg_dtype(dtype, routine); });
 }
 
 template <typename T>

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/backend_registry.h"
+#include "core/dtype_visit.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #include "linalg/host/lapack_api.h"
@@ -149,18 +150,13 @@ KUMO_COMPLEX_TABLE(double, z)
 #undef KUMO_REAL_TABLE
 #undef KUMO_COMPLEX_TABLE
 
-// Calls fn with a null T* selecting the element type of `dtype`.
+// Calls fn(TypeTag<T>{}) with the element type of `dtype`.
 template <typename Fn>
 void dispatch(Dtype dtype, const char* routine, Fn&& fn) {
-  switch (dtype) {
-    case Dtype::kFloat32: return fn(static_cast<float*>(nullptr));
-    case Dtype::kFloat64: return fn(static_cast<double*>(nullptr));
-    case Dtype::kComplex64: return fn(static_cast<cfloat*>(nullptr));
-    case Dtype::kComplex128: return fn(static_cast<cdouble*>(nullptr));
-    default:
-      throw TypeError(std::string("linalg ") + routine + ": unsupported dtype " + dtype_name(dtype) +
-                      " (expected float32, float64, complex64 or complex128)");
-  }
+  visit_inexact_dtype(dtype, fn, [&] {
+    throw TypeError(std::string("linalg ") + routine + ": unsupported dtype " + dtype_name(dtype) +
+                    " (expected float32, float64, complex64 or complex128)");
+  });
 }
 
 template <typename T>
@@ -676,7 +672,7 @@ class HostLinalgBackend final : public LinalgBackend {
             const void* a, int64_t lda, int64_t stride_a, const void* b, int64_t ldb, int64_t stride_b,
             const void* beta, void* c, int64_t ldc, int64_t stride_c, int64_t batch, StreamHandle) override {
     dispatch(dtype, "gemm", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       gemm_impl<T>(trans_a, trans_b, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c,
                    batch);
     });
@@ -684,35 +680,35 @@ class HostLinalgBackend final : public LinalgBackend {
   void getrf(Dtype dtype, int64_t n, void* a, int64_t lda, int64_t stride_a, int32_t* ipiv, int32_t* info,
              int64_t batch, StreamHandle) override {
     dispatch(dtype, "getrf", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       getrf_impl<T>(n, a, lda, stride_a, ipiv, info, batch);
     });
   }
   void getrs(Dtype dtype, Transpose trans, int64_t n, int64_t nrhs, const void* lu, int64_t lda, int64_t stride_a,
              const int32_t* ipiv, void* b, int64_t ldb, int64_t stride_b, int64_t batch, StreamHandle) override {
     dispatch(dtype, "getrs", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       getrs_impl<T>(trans, n, nrhs, lu, lda, stride_a, ipiv, b, ldb, stride_b, batch);
     });
   }
   void potrf(Dtype dtype, int64_t n, void* a, int64_t lda, int64_t stride_a, int32_t* info, int64_t batch,
              StreamHandle) override {
     dispatch(dtype, "potrf", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       potrf_impl<T>(n, a, lda, stride_a, info, batch);
     });
   }
   void geqrf(Dtype dtype, int64_t m, int64_t n, void* a, int64_t lda, int64_t stride_a, void* tau, int32_t* info,
              int64_t batch, StreamHandle) override {
     dispatch(dtype, "geqrf", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       geqrf_impl<T>(m, n, a, lda, stride_a, tau, info, batch);
     });
   }
   void orgqr(Dtype dtype, int64_t m, int64_t n, int64_t k, void* a, int64_t lda, int64_t stride_a, const void* tau,
              int64_t tau_stride, int32_t* info, int64_t batch, StreamHandle) override {
     dispatch(dtype, "orgqr", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       orgqr_impl<T>(m, n, k, a, lda, stride_a, tau, tau_stride, info, batch);
     });
   }
@@ -720,21 +716,21 @@ class HostLinalgBackend final : public LinalgBackend {
              int64_t ldu, int64_t stride_u, void* vt, int64_t ldvt, int64_t stride_vt, int32_t* info, int64_t batch,
              StreamHandle) override {
     dispatch(dtype, "gesvd", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       gesvd_impl<T>(job, m, n, a, lda, stride_a, s, u, ldu, stride_u, vt, ldvt, stride_vt, info, batch);
     });
   }
   void syevd(Dtype dtype, bool vectors, int64_t n, void* a, int64_t lda, int64_t stride_a, void* w, int32_t* info,
              int64_t batch, StreamHandle) override {
     dispatch(dtype, "syevd", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       syevd_impl<T>(vectors, n, a, lda, stride_a, w, info, batch);
     });
   }
   void geev(Dtype dtype, bool vectors, int64_t n, void* a, int64_t lda, int64_t stride_a, void* w, void* vr,
             int64_t ldvr, int64_t stride_vr, int32_t* info, int64_t batch, StreamHandle) override {
     dispatch(dtype, "geev", [&](auto tag) {
-      using T = std::remove_pointer_t<decltype(tag)>;
+      using T = typename decltype(tag)::type;
       geev_impl<T>(vectors, n, a, lda, stride_a, w, vr, ldvr, stride_vr, info, batch);
     });
   }

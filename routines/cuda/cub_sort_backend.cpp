@@ -11,6 +11,7 @@
 #include "core/errors.h"
 #include "core/memory.h"
 #include "routines/cuda/cub_sort.h"
+#include "routines/sort_key_dispatch.h"
 
 namespace kumo {
 namespace {
@@ -19,43 +20,10 @@ using cub_sort_detail::argsort_rows;
 using cub_sort_detail::sort_rows;
 using sort_detail::KeyKind;
 
-template <class U, KeyKind K>
-struct KeyType {
-  using Bits = U;
-  static constexpr KeyKind kKind = K;
-};
-
-// Calls f(KeyType<U, K>{}) for a real dtype.
+// Calls f(Keys<U, kind>{}) for a real dtype.
 template <class F>
 void with_key_type(Dtype d, F&& f) {
-  switch (d) {
-    case Dtype::kBool:
-    case Dtype::kUInt8:
-      return f(KeyType<uint8_t, KeyKind::kUnsigned>{});
-    case Dtype::kInt8:
-      return f(KeyType<uint8_t, KeyKind::kSigned>{});
-    case Dtype::kUInt16:
-      return f(KeyType<uint16_t, KeyKind::kUnsigned>{});
-    case Dtype::kInt16:
-      return f(KeyType<uint16_t, KeyKind::kSigned>{});
-    case Dtype::kFloat16:
-      return f(KeyType<uint16_t, KeyKind::kFloat>{});
-    case Dtype::kUInt32:
-      return f(KeyType<uint32_t, KeyKind::kUnsigned>{});
-    case Dtype::kInt32:
-      return f(KeyType<uint32_t, KeyKind::kSigned>{});
-    case Dtype::kFloat32:
-      return f(KeyType<uint32_t, KeyKind::kFloat>{});
-    case Dtype::kUInt64:
-      return f(KeyType<uint64_t, KeyKind::kUnsigned>{});
-    case Dtype::kInt64:
-      return f(KeyType<uint64_t, KeyKind::kSigned>{});
-    case Dtype::kFloat64:
-      return f(KeyType<uint64_t, KeyKind::kFloat>{});
-    default:
-      break;
-  }
-  throw TypeError(std::string("the CUDA sort has no key transform for dtype ") + dtype_name(d));
+  sort_detail::visit_sort_keys(d, "the CUDA sort has ", f);
 }
 
 void check_device(Device& device) {
@@ -79,7 +47,8 @@ class CubSortBackend final : public SortBackend {
     }
     with_key_type(dtype, [&](auto kt) {
       using U = typename decltype(kt)::Bits;
-      sort_rows<U, decltype(kt)::kKind>(device, static_cast<const U*>(in), static_cast<U*>(out), rows, n);
+      constexpr KeyKind kind = sort_detail::KeyKindOf<decltype(kt)>::value;
+      sort_rows<U, kind>(device, static_cast<const U*>(in), static_cast<U*>(out), rows, n);
     });
   }
 
@@ -103,7 +72,8 @@ class CubSortBackend final : public SortBackend {
     }
     with_key_type(dtype, [&](auto kt) {
       using U = typename decltype(kt)::Bits;
-      argsort_rows<U, decltype(kt)::kKind>(device, static_cast<const U*>(in), 1, nullptr, out, rows, n);
+      constexpr KeyKind kind = sort_detail::KeyKindOf<decltype(kt)>::value;
+      argsort_rows<U, kind>(device, static_cast<const U*>(in), 1, nullptr, out, rows, n);
     });
   }
 };

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/dtype_visit.h"
 #include "core/errors.h"
 #include "core/host/thread_pool.h"
 #include "sparse/sparse_backend.h"
@@ -24,29 +25,11 @@ namespace host_detail {
 constexpr int64_t kGrain = 1 << 15;
 
 template <class T>
-struct Tag {
-  using type = T;
-};
+using Tag = TypeTag<T>;
 
 template <class F>
 decltype(auto) visit_value(Dtype d, F&& f) {
-  switch (d) {
-    case Dtype::kBool: return f(Tag<bool>{});
-    case Dtype::kInt8: return f(Tag<int8_t>{});
-    case Dtype::kUInt8: return f(Tag<uint8_t>{});
-    case Dtype::kInt16: return f(Tag<int16_t>{});
-    case Dtype::kUInt16: return f(Tag<uint16_t>{});
-    case Dtype::kInt32: return f(Tag<int32_t>{});
-    case Dtype::kUInt32: return f(Tag<uint32_t>{});
-    case Dtype::kInt64: return f(Tag<int64_t>{});
-    case Dtype::kUInt64: return f(Tag<uint64_t>{});
-    case Dtype::kFloat32: return f(Tag<float>{});
-    case Dtype::kFloat64: return f(Tag<double>{});
-    case Dtype::kComplex64: return f(Tag<std::complex<float>>{});
-    case Dtype::kComplex128: return f(Tag<std::complex<double>>{});
-    default: break;
-  }
-  throw TypeError(std::string("kumo.sparse: no host kernels for dtype ") + dtype_name(d));
+  return visit_dtype(d, f, [d] { throw TypeError(std::string("kumo.sparse: no host kernels for dtype ") + dtype_name(d)); });
 }
 
 template <class F>

@@ -5,6 +5,7 @@
 #include <complex>
 #include <string>
 
+#include "core/dtype_visit.h"
 #include "core/errors.h"
 #include "sparse/linalg/host/vector_ops.h"
 #include "sparse/linalg/isolve.h"
@@ -15,21 +16,12 @@ namespace linalg {
 namespace host {
 
 template <class T>
-struct Tag {
-  using type = T;
-};
+using Tag = TypeTag<T>;
 
 // f(Tag<T>{}) for the floating dtype d.
 template <class F>
 decltype(auto) visit_float(Dtype d, F&& f) {
-  switch (d) {
-    case Dtype::kFloat32: return f(Tag<float>{});
-    case Dtype::kFloat64: return f(Tag<double>{});
-    case Dtype::kComplex64: return f(Tag<std::complex<float>>{});
-    case Dtype::kComplex128: return f(Tag<std::complex<double>>{});
-    default: break;
-  }
-  throw TypeError(std::string("kumo.sparse.linalg: unsupported dtype ") + dtype_name(d));
+  return visit_inexact_dtype(d, f, [d] { throw TypeError(std::string("kumo.sparse.linalg: unsupported dtype ") + dtype_name(d)); });
 }
 
 // float32/64 and complex64/128 stay, everything else computes in float64.
