@@ -403,9 +403,7 @@ void bind_autograd(py::module_& parent) {
   f.def(
       "mean",
       [](py::handle x, py::handle axis, bool keepdims) {
-        Axes axes = axis.is_none() ? Axes() : Axes(to_int_list(axis));
-        if (!axis.is_none() && py::isinstance<py::int_>(axis)) axes = Axes(py::cast<int64_t>(axis));
-        return ag::mean(to_variable(x), axes, keepdims);
+        return ag::mean(to_variable(x), to_axes(axis), keepdims);
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
   f.def(
@@ -443,13 +441,7 @@ void bind_autograd(py::module_& parent) {
       "squeeze",
       [](py::handle x, py::handle axis) {
         if (axis.is_none()) return ag::squeeze(to_variable(x));
-        std::vector<int64_t> axes;
-        if (py::isinstance<py::int_>(axis)) {
-          axes.push_back(py::cast<int64_t>(axis));
-        } else {
-          for (py::handle a : axis) axes.push_back(py::cast<int64_t>(a));
-        }
-        return ag::squeeze(to_variable(x), axes);
+        return ag::squeeze(to_variable(x), to_int_list(axis));
       },
       py::arg("x"), py::arg("axis") = py::none());
   f.def(
@@ -470,25 +462,20 @@ void bind_autograd(py::module_& parent) {
         return ag::clip(to_variable(x), lo.value_or(-inf), hi.value_or(inf));
       },
       py::arg("x"), py::arg("x_min"), py::arg("x_max"));
-  auto reduction_axes = [](py::handle axis) {
-    if (axis.is_none()) return Axes();
-    if (py::isinstance<py::int_>(axis)) return Axes(py::cast<int64_t>(axis));
-    return Axes(to_int_list(axis));
-  };
   f.def(
       "logsumexp",
-      [reduction_axes](py::handle x, py::handle axis) { return ag::logsumexp(to_variable(x), reduction_axes(axis)); },
+      [](py::handle x, py::handle axis) { return ag::logsumexp(to_variable(x), to_axes(axis)); },
       py::arg("x"), py::arg("axis") = py::none());
   f.def(
       "max",
-      [reduction_axes](py::handle x, py::handle axis, bool keepdims) {
-        return ag::max(to_variable(x), reduction_axes(axis), keepdims);
+      [](py::handle x, py::handle axis, bool keepdims) {
+        return ag::max(to_variable(x), to_axes(axis), keepdims);
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
   f.def(
       "min",
-      [reduction_axes](py::handle x, py::handle axis, bool keepdims) {
-        return ag::min(to_variable(x), reduction_axes(axis), keepdims);
+      [](py::handle x, py::handle axis, bool keepdims) {
+        return ag::min(to_variable(x), to_axes(axis), keepdims);
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
   f.def(
@@ -534,9 +521,7 @@ void bind_autograd(py::module_& parent) {
   f.def(
       "sum",
       [](py::handle x, py::handle axis, bool keepdims) {
-        Axes axes = axis.is_none() ? Axes() : Axes(to_int_list(axis));
-        if (!axis.is_none() && py::isinstance<py::int_>(axis)) axes = Axes(py::cast<int64_t>(axis));
-        return ag::sum(to_variable(x), axes, keepdims);
+        return ag::sum(to_variable(x), to_axes(axis), keepdims);
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
   bind_autograd_math(f);

@@ -18,27 +18,6 @@ namespace py_bind {
 
 namespace ag = kumo::autograd;
 
-namespace {
-
-Axes to_axes(py::handle axis) {
-  if (axis.is_none()) return Axes();
-  if (py::isinstance<py::int_>(axis)) return Axes(py::cast<int64_t>(axis));
-  return Axes(to_int_list(axis));
-}
-
-std::optional<int64_t> to_axis(py::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  if (!py::isinstance<py::int_>(axis)) throw TypeError("axis must be an integer or None");
-  return py::cast<int64_t>(axis);
-}
-
-std::vector<int64_t> int_or_list(py::handle h) {
-  if (py::isinstance<py::int_>(h)) return {py::cast<int64_t>(h)};
-  return to_int_list(h);
-}
-
-}  // namespace
-
 void bind_autograd_math(py::module_& f) {
   using Unary = ag::Variable (*)(const ag::Variable&);
   const std::pair<const char*, Unary> unary[] = {
@@ -66,10 +45,10 @@ void bind_autograd_math(py::module_& f) {
       "prod", [](py::handle x, py::handle axis, bool keepdims) { return ag::prod(to_variable(x), to_axes(axis), keepdims); },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("keepdims") = false);
   f.def(
-      "cumsum", [](py::handle x, py::handle axis) { return ag::cumsum(to_variable(x), to_axis(axis)); }, py::arg("x"),
+      "cumsum", [](py::handle x, py::handle axis) { return ag::cumsum(to_variable(x), to_optional_axis(axis)); }, py::arg("x"),
       py::arg("axis") = py::none());
   f.def(
-      "cumprod", [](py::handle x, py::handle axis) { return ag::cumprod(to_variable(x), to_axis(axis)); }, py::arg("x"),
+      "cumprod", [](py::handle x, py::handle axis) { return ag::cumprod(to_variable(x), to_optional_axis(axis)); }, py::arg("x"),
       py::arg("axis") = py::none());
   f.def(
       "average",
@@ -78,10 +57,10 @@ void bind_autograd_math(py::module_& f) {
       },
       py::arg("x"), py::arg("axis") = py::none(), py::arg("weights") = py::none(), py::arg("keepdims") = false);
   f.def(
-      "argmax", [](py::handle x, py::handle axis) { return ag::argmax(to_variable(x), to_axis(axis)); }, py::arg("x"),
+      "argmax", [](py::handle x, py::handle axis) { return ag::argmax(to_variable(x), to_optional_axis(axis)); }, py::arg("x"),
       py::arg("axis") = py::none());
   f.def(
-      "argmin", [](py::handle x, py::handle axis) { return ag::argmin(to_variable(x), to_axis(axis)); }, py::arg("x"),
+      "argmin", [](py::handle x, py::handle axis) { return ag::argmin(to_variable(x), to_optional_axis(axis)); }, py::arg("x"),
       py::arg("axis") = py::none());
 
   const std::pair<const char*, Unary> matrix[] = {
@@ -106,7 +85,7 @@ void bind_autograd_math(py::module_& f) {
         if (py::isinstance<py::int_>(axes)) return ag::tensordot(to_variable(a), to_variable(b), py::cast<int64_t>(axes));
         py::sequence pair = py::reinterpret_borrow<py::sequence>(axes);
         if (pair.size() != 2) throw ValueError("tensordot: axes must be an integer or a pair of axis lists");
-        return ag::tensordot(to_variable(a), to_variable(b), int_or_list(pair[0]), int_or_list(pair[1]));
+        return ag::tensordot(to_variable(a), to_variable(b), to_int_list(pair[0]), to_int_list(pair[1]));
       },
       py::arg("a"), py::arg("b"), py::arg("axes") = 2);
   f.def(

@@ -38,7 +38,6 @@ Array running_stat(py::handle obj, const char* name) {
 
 std::optional<std::vector<int64_t>> axis_arg(py::handle axis) {
   if (axis.is_none()) return std::nullopt;
-  if (py::isinstance<py::int_>(axis)) return std::vector<int64_t>{py::cast<int64_t>(axis)};
   return to_int_list(axis);
 }
 

@@ -12,31 +12,6 @@ namespace py_bind {
 
 namespace {
 
-// axis=None -> every axis; an integer (anything with __index__) -> one axis;
-// a tuple or list -> those axes.
-Axes to_axes(py::handle axis) {
-  if (axis.is_none()) return Axes::all();
-  if (PyTuple_Check(axis.ptr()) || PyList_Check(axis.ptr())) {
-    std::vector<int64_t> v;
-    for (py::handle h : axis) {
-      PyObject* idx = PyNumber_Index(h.ptr());
-      if (!idx) throw py::error_already_set();
-      v.push_back(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx)));
-    }
-    return Axes(std::move(v));
-  }
-  PyObject* idx = PyNumber_Index(axis.ptr());
-  if (!idx) throw py::error_already_set();
-  return Axes(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx)));
-}
-
-std::optional<int64_t> to_single_axis(py::handle axis) {
-  if (axis.is_none()) return std::nullopt;
-  PyObject* idx = PyNumber_Index(axis.ptr());
-  if (!idx) throw py::error_already_set();
-  return py::cast<int64_t>(py::reinterpret_steal<py::object>(idx));
-}
-
 // A Python or NumPy scalar (or a size-1 array) as a weak C++ number.
 Scalar to_scalar(py::handle obj) {
   if (is_python_scalar(obj)) return Scalar(to_scalar_value(obj));
@@ -163,7 +138,7 @@ void def_arg(const Binder& b, const char* name, const char* method, ArgFn fn) {
            out = out_object(out);
            Array storage;
            ReduceOptions o = make_options<ReduceOptions>(py::none(), out, keepdims, py::none(), Py_True);
-           return result(fn(array_ref(a, &storage), to_single_axis(axis), o), out);
+           return result(fn(array_ref(a, &storage), to_optional_axis(axis), o), out);
          },
          py::arg("axis") = py::none(), py::arg("out") = py::none(), py::kw_only(), py::arg("keepdims") = false);
 }
@@ -175,7 +150,7 @@ void def_scan(const Binder& b, const char* name, const char* method, ArgFn fn) {
            out = out_object(out);
            Array storage;
            ReduceOptions o = make_options<ReduceOptions>(dtype, out, false, py::none(), Py_True);
-           return result(fn(array_ref(a, &storage), to_single_axis(axis), o), out);
+           return result(fn(array_ref(a, &storage), to_optional_axis(axis), o), out);
          },
          py::arg("axis") = py::none(), py::arg("dtype") = py::none(), py::arg("out") = py::none());
 }
@@ -258,7 +233,7 @@ void bind_reduction(py::module_& m) {
           if (!is_integer(idx.dtype()) && idx.size() > 0)
             throw TypeError("Cannot cast array data from " + dtype_repr(idx.dtype()) +
                             " to dtype('int64') according to the rule 'safe'");
-          std::optional<int64_t> ax = to_single_axis(axis);
+          std::optional<int64_t> ax = to_optional_axis(axis);
           return result(reduceat(u, to_array_required(a), idx.to_vector<int64_t>(), ax ? *ax : 0, o), out);
         },
         py::arg("ufunc"), py::arg("array"), py::arg("indices"), py::arg("axis") = 0, py::arg("dtype") = py::none(),
@@ -267,7 +242,7 @@ void bind_reduction(py::module_& m) {
         [](const kernels::Ufunc& u, py::handle a, py::handle axis, py::handle dtype, py::object out) {
           out = out_object(out);
           ReduceOptions o = make_options<ReduceOptions>(dtype, out, false, py::none(), Py_True);
-          std::optional<int64_t> ax = to_single_axis(axis);
+          std::optional<int64_t> ax = to_optional_axis(axis);
           // axis=None accumulates the flattened array in NumPy only for 1-D input; kumo keeps axis 0.
           return result(accumulate(u, to_array_required(a), ax ? *ax : 0, o), out);
         },

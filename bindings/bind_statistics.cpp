@@ -25,17 +25,6 @@ namespace py = pybind11;
 
 namespace {
 
-// axis=None / an int / a sequence of ints, as the reductions take it.
-Axes axes_of(const py::object& axis) {
-  if (axis.is_none()) return Axes::all();
-  if (py::isinstance<py::tuple>(axis) || py::isinstance<py::list>(axis)) {
-    std::vector<int64_t> v;
-    for (py::handle h : axis) v.push_back(py::cast<int64_t>(h));
-    return Axes(std::move(v));
-  }
-  return Axes(py::cast<int64_t>(axis));
-}
-
 // bins: an int, an estimator's name or an array of edges.
 HistogramBins bins_of(const py::object& b) {
   if (py::isinstance<py::str>(b)) return HistogramBins::estimator(py::cast<std::string>(b));
@@ -95,7 +84,7 @@ void bind_statistics(py::module_& parent) {
         name,
         [fn = fn](const Array& a, const Array& q, const py::object& axis, const std::string& method,
                   std::optional<Array> out, bool overwrite, bool keepdims, std::optional<Array> weights, bool weak_q) {
-          Axes ax = axes_of(axis);
+          Axes ax = to_axes(axis);
           QuantileOptions o = quantile_options(method, out, overwrite, keepdims, weights, weak_q);
           py::gil_scoped_release release;
           return fn(a, q, ax, o);
@@ -108,7 +97,7 @@ void bind_statistics(py::module_& parent) {
     m.def(
         name,
         [fn = fn](const Array& a, const py::object& axis, std::optional<Array> out, bool overwrite, bool keepdims) {
-          Axes ax = axes_of(axis);
+          Axes ax = to_axes(axis);
           QuantileOptions o = quantile_options("linear", out, overwrite, keepdims, std::nullopt, false);
           py::gil_scoped_release release;
           return fn(a, ax, o);
@@ -120,7 +109,7 @@ void bind_statistics(py::module_& parent) {
       "_quantile_by_sort",
       [](const Array& a, const Array& q, const py::object& axis, const std::string& method, bool keepdims, bool percent,
          bool skip_nan, bool weak_q) {
-        Axes ax = axes_of(axis);
+        Axes ax = to_axes(axis);
         QuantileOptions o = quantile_options(method, std::nullopt, false, keepdims, std::nullopt, weak_q);
         py::gil_scoped_release release;
         return quantile_by_sort(a, q, ax, o, percent, skip_nan);
@@ -130,7 +119,7 @@ void bind_statistics(py::module_& parent) {
   m.def(
       "_median_by_sort",
       [](const Array& a, const py::object& axis, bool keepdims, bool skip_nan) {
-        Axes ax = axes_of(axis);
+        Axes ax = to_axes(axis);
         QuantileOptions o = quantile_options("linear", std::nullopt, false, keepdims, std::nullopt, false);
         py::gil_scoped_release release;
         return median_by_sort(a, ax, o, skip_nan);

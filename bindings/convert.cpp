@@ -109,6 +109,23 @@ std::vector<int64_t> to_int_list(py::handle obj) {
 
 Shape to_shape(py::handle obj) { return Shape(to_int_list(obj)); }
 
+Axes to_axes(py::handle axis) {
+  if (axis.is_none()) return Axes::all();
+  if (PyIndex_Check(axis.ptr()) && !PySequence_Check(axis.ptr())) {
+    PyObject* idx = PyNumber_Index(axis.ptr());
+    if (!idx) throw py::error_already_set();
+    return Axes(py::cast<int64_t>(py::reinterpret_steal<py::object>(idx)));
+  }
+  return Axes(to_int_list(axis));
+}
+
+std::optional<int64_t> to_optional_axis(py::handle axis) {
+  if (axis.is_none()) return std::nullopt;
+  PyObject* idx = PyNumber_Index(axis.ptr());
+  if (!idx) throw py::error_already_set();
+  return py::cast<int64_t>(py::reinterpret_steal<py::object>(idx));
+}
+
 Order to_order(py::handle obj) {
   if (obj.is_none()) return Order::kK;
   std::string s = py::str(obj);

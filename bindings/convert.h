@@ -10,6 +10,7 @@
 #include "core/dtype.h"
 #include "kernels/ufunc.h"
 #include "routines/indexing.h"
+#include "routines/reduction.h"
 
 namespace kumo {
 namespace py_bind {
@@ -24,6 +25,11 @@ Dtype to_dtype_required(py::handle obj);
 
 Shape to_shape(py::handle obj);  // int or sequence of ints
 std::vector<int64_t> to_int_list(py::handle obj);
+// NumPy's axis argument of the reductions: None -> every axis, an integer
+// (anything with __index__) -> that one axis, a sequence -> those axes.
+Axes to_axes(py::handle axis);
+// An axis argument that names at most one axis: None -> nullopt.
+std::optional<int64_t> to_optional_axis(py::handle axis);
 Order to_order(py::handle obj);  // None -> K
 
 // Python scalar (bool/int/float/complex, not NumPy scalars) -> ScalarValue.
