@@ -7,6 +7,7 @@
 #include "bindings/convert.h"
 #include "core/errors.h"
 #include "kernels/elementwise.h"
+#include "kernels/kernel_arguments.h"
 #include "kernels/kernel_cache.h"
 #include "kernels/launch.h"
 #include "kernels/reduction.h"
@@ -253,44 +254,15 @@ std::vector<Dtype> bound_param_dtypes(const std::string& name, const std::vector
 // default type of the scalar.
 std::vector<Array> kernel_args(const std::vector<kernels::ParamSpec>& params, const py::args& args, size_t count,
                                kernels::TypeBindings* bindings, const kernels::TypeBindings& forced) {
-  std::vector<Array> arrays(count);
-  std::vector<const Array*> ptrs(count, nullptr);
-  std::vector<bool> scalar(count, false);
+  std::vector<kernels::KernelArgument> converted(count);
   for (size_t i = 0; i < count; ++i) {
     if (is_python_scalar(args[i])) {
-      scalar[i] = true;
+      converted[i].scalar = to_scalar_value(args[i]);
     } else if (!args[i].is_none()) {
-      arrays[i] = to_array_required(args[i]);
-      ptrs[i] = &arrays[i];
+      converted[i].array = to_array_required(args[i]);
     }
   }
-  *bindings = kernels::bind_generic_types(params, ptrs, forced);
-  Device* device = nullptr;
-  for (auto* p : ptrs)
-    if (p) {
-      device = &p->device();
-      break;
-    }
-  if (!device) device = &current_device();
-  for (size_t i = 0; i < count; ++i) {
-    if (!scalar[i]) continue;
-    kernels::ScalarValue v = to_scalar_value(args[i]);
-    const kernels::ParamSpec& p = params[i];
-    Dtype d = default_dtype(v.kind);
-    if (!p.is_generic) {
-      d = p.dtype;
-    } else {
-      bool found = false;
-      for (auto& kv : *bindings)
-        if (kv.first == p.type_name) {
-          d = kv.second;
-          found = true;
-        }
-      if (!found) bindings->emplace_back(p.type_name, d);
-    }
-    arrays[i] = kernels::scalar_to_array(v, d, *device);
-  }
-  return arrays;
+  return kernels::kernel_arguments(params, converted, forced, bindings);
 }
 
 bool operand_is_foreign(py::handle other) {

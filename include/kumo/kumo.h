@@ -61,5 +61,6 @@
 #include "sparse/linalg/superlu.h"
 #include "autograd/autograd.h"
 #include "routines/special.h"
+#include "routines/user_kernels.h"
 #include "autograd/optimizers/optimizer.h"
 #include "kernels/raw_module.h"
