@@ -3,6 +3,8 @@ NumPy override protocols."""
 import numpy
 
 from kumo import _core
+from kumo import array_api
+from kumo import _ufuncs
 
 ndarray = _core.ndarray
 
@@ -20,6 +22,7 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
 
 def get_array_module(*args):
     """kumo if any argument is a kumo array, else numpy (CuPy's helper)."""
+    # The answer is the top-level package itself, complete by the time this runs.
     import kumo
     for a in args:
         if isinstance(a, ndarray):
@@ -131,12 +134,14 @@ _NUMPY_NOVALUE = getattr(numpy, "_NoValue", None)
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """numpy.<ufunc>(kumo_array, ...) runs kumo's ufunc of the same name and returns kumo arrays."""
+    # Looked up by name in the public namespace (kumo.matmul is a function of
+    # kumo.linalg), which is complete by the time NumPy calls this.
     import kumo
     kufunc = getattr(kumo, ufunc.__name__, None)
     # NumPy's matmul family are gufuncs; kumo's are functions with the same
     # call signature (out=, dtype=, casting=), so only __call__ maps over.
     is_gufunc = method == "__call__" and ufunc.__name__ in ("matmul", "vecdot", "matvec", "vecmat")
-    if kufunc is None or not (isinstance(kufunc, kumo.ufunc) or (is_gufunc and callable(kufunc))):
+    if kufunc is None or not (isinstance(kufunc, _ufuncs.ufunc) or (is_gufunc and callable(kufunc))):
         return NotImplemented
     kwargs = {k: v for k, v in kwargs.items() if v is not _NUMPY_NOVALUE}
     out = kwargs.get("out")
@@ -159,6 +164,7 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 def _kumo_counterpart(func):
     """kumo's function for a NumPy API function (numpy.linalg.norm -> kumo.linalg.norm), or None."""
+    # A walk of the public namespace by NumPy's module path, at call time.
     import kumo
     module = getattr(func, "__module__", None) or "numpy"
     target = kumo
@@ -222,7 +228,6 @@ ndarray.__array_function__ = _array_function
 def _array_namespace(self, api_version=None):
     """The array API namespace for kumo arrays: kumo.array_api (kumo with the
     standard's semantics where NumPy's differ)."""
-    from kumo import array_api
     if api_version is not None and api_version not in array_api._SUPPORTED_VERSIONS:
         raise ValueError("Version %r of the array API standard is not supported; the supported versions are %s" %
                          (api_version, ", ".join(array_api._SUPPORTED_VERSIONS)))

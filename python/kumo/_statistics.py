@@ -11,6 +11,7 @@ import numpy
 
 from kumo import _core
 from kumo._creation import asarray
+from kumo._manipulation import stack
 
 _s = _core.statistics
 ndarray = _core.ndarray
@@ -108,7 +109,6 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         if sample.ndim < 2:
             sample = sample.reshape(-1, 1)
     else:
-        from kumo._manipulation import stack
         sample = stack([asarray(s) for s in sample], axis=-1) if len(sample) else asarray(sample)
         if sample.ndim < 2:
             sample = sample.reshape(-1, 1)
