@@ -16,6 +16,7 @@ from kumo import _ufuncs
 from kumo._creation import empty
 from kumo._device import get_device
 from kumo._kernel import ElementwiseKernel, ReductionKernel
+from kumo._namespace import package
 from kumo._ufunc_table import ROWS
 
 ndarray = _core.ndarray
@@ -328,9 +329,8 @@ class _Fused:
     def _trace(self, args):
         # The traced function calls kumo.exp, kumo.sum, ... through the
         # top-level namespace, whose attributes are swapped for tracing ones
-        # while it runs: it is the package object itself, complete by the
-        # time a fused function is called.
-        import kumo
+        # while it runs.
+        kumo = package()
         t = _Tracer()
         proxies = []
         for a in args:

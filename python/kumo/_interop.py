@@ -3,8 +3,9 @@ NumPy override protocols."""
 import numpy
 
 from kumo import _core
-from kumo import array_api
 from kumo import _ufuncs
+from kumo import array_api
+from kumo._namespace import package
 
 ndarray = _core.ndarray
 
@@ -22,11 +23,9 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
 
 def get_array_module(*args):
     """kumo if any argument is a kumo array, else numpy (CuPy's helper)."""
-    # The answer is the top-level package itself, complete by the time this runs.
-    import kumo
     for a in args:
         if isinstance(a, ndarray):
-            return kumo
+            return package()
     return numpy
 
 
@@ -135,9 +134,8 @@ _NUMPY_NOVALUE = getattr(numpy, "_NoValue", None)
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """numpy.<ufunc>(kumo_array, ...) runs kumo's ufunc of the same name and returns kumo arrays."""
     # Looked up by name in the public namespace (kumo.matmul is a function of
-    # kumo.linalg), which is complete by the time NumPy calls this.
-    import kumo
-    kufunc = getattr(kumo, ufunc.__name__, None)
+    # kumo.linalg).
+    kufunc = getattr(package(), ufunc.__name__, None)
     # NumPy's matmul family are gufuncs; kumo's are functions with the same
     # call signature (out=, dtype=, casting=), so only __call__ maps over.
     is_gufunc = method == "__call__" and ufunc.__name__ in ("matmul", "vecdot", "matvec", "vecmat")
@@ -164,10 +162,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 def _kumo_counterpart(func):
     """kumo's function for a NumPy API function (numpy.linalg.norm -> kumo.linalg.norm), or None."""
-    # A walk of the public namespace by NumPy's module path, at call time.
-    import kumo
+    # A walk of the public namespace by NumPy's module path.
     module = getattr(func, "__module__", None) or "numpy"
-    target = kumo
+    target = package()
     for part in module.split(".")[1:]:
         if part.startswith("_"):
             continue

@@ -16,6 +16,7 @@ functions are shared with ``kumo``.
 """
 from kumo._array_api import ArrayNamespaceInfo as _Info
 from kumo._manipulation import expand_dims as _expand_dims
+from kumo._namespace import package as _package
 from kumo._sorting import argsort as _argsort, sort as _sort
 from kumo.array_api import fft, linalg  # noqa: F401
 
@@ -58,20 +59,13 @@ def expand_dims(x, /, *, axis=0):
     return _expand_dims(x, axis)
 
 
-def _kumo():
-    # Every other name is the top-level package's: looked up when asked for,
-    # when that namespace is complete (this module is imported while it is
-    # being built).
-    import kumo
-    return kumo
-
-
+# Every other name is kumo's own, looked up when asked for (kumo._namespace).
 def __getattr__(name):
     try:
-        return getattr(_kumo(), name)
+        return getattr(_package(), name)
     except AttributeError:
         raise AttributeError("module 'kumo.array_api' has no attribute %r" % name) from None
 
 
 def __dir__():
-    return sorted(set(dir(_kumo())) | {"__array_api_version__", "__array_namespace_info__", "linalg"})
+    return sorted(set(dir(_package())) | {"__array_api_version__", "__array_namespace_info__", "linalg"})
