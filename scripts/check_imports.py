@@ -14,7 +14,11 @@ function is called). It fails (exit status 1), printing each problem, on
   itself at module level (``import kumo``, ``from kumo import name`` where
   ``name`` is not a submodule, ``from . import name`` likewise in a module of
   the top level). Such a module runs while ``kumo/__init__.py`` is half
-  done, and it hides which module it really needs.
+  done, and it hides which module it really needs;
+* the same inside a function, except in kumo/_namespace.py, whose
+  ``package()`` is the one way in for code whose subject is the public
+  namespace itself (get_array_module, NumPy's dispatch by name, fuse's
+  tracer, kumo.array_api's fallback, Chainer's ``xp``).
 
 How an import becomes edges. ``import a.b.c`` and ``from a.b.c import x``
 give an edge to ``a.b.c``; when ``x`` is a submodule (``from a.b import c``,
@@ -33,9 +37,12 @@ subpackage's ``__init__`` as well.
 Compiled modules (``kumo._core`` and the others built by CMake) have no
 source here; they are leaves. Imports of anything outside kumo are ignored.
 
-The last line is a summary: modules, edges, and the number of imports inside
-functions (``--local`` lists them, with those that name the top-level package
-marked).
+The last line is a summary: modules, edges, and the number of imports of
+kumo modules inside functions (``--local`` lists them, with those that name
+the top-level package marked). Those that remain are lazy loads on purpose:
+the optional compiled modules of kumo.distributed, kumo/__init__'s loading of
+_core, kumo._namespace. Imports of other packages inside functions (scipy,
+scikit-learn: optional dependencies) are not counted.
 """
 import argparse
 import ast
@@ -45,6 +52,8 @@ import sys
 PACKAGE = "kumo"
 # Extension modules built by CMake (bindings/, distributed/); no source here.
 EXTENSIONS = {"kumo._core", "kumo._distributed", "kumo._distributed_nccl"}
+# The module allowed to import the top-level package (inside a function).
+NAMESPACE_MODULE = "kumo._namespace"
 
 
 def find_modules(root):
@@ -104,6 +113,9 @@ class Graph:
                 text = ast.unparse(node)
                 if in_func:
                     self.local.append((name, node.lineno, text, PACKAGE in targets))
+                    if PACKAGE in targets and name not in (PACKAGE, NAMESPACE_MODULE):
+                        self.reentries.append((name, node.lineno, text + "  (inside a function; use "
+                                               + NAMESPACE_MODULE + ".package())"))
                     if not with_local:
                         continue
                 if PACKAGE in targets and name != PACKAGE:
@@ -206,7 +218,7 @@ def main():
             print("local import %s:%d: %s%s" % (g.mods[name][0], line, text, "  [top-level kumo]" if names_kumo else ""))
     n_edges = sum(len(v) for v in g.edges.values())
     n_kumo_local = sum(1 for x in g.local if x[3])
-    print("check_imports: %d modules, %d module-level import edges, %d imports inside functions "
+    print("check_imports: %d modules, %d module-level import edges, %d imports of kumo modules inside functions "
           "(%d of the top-level kumo)%s" % (len(g.mods), n_edges, len(g.local), n_kumo_local,
                                             "" if ok else "; FAILED"))
     return 0 if ok else 1

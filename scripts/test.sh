@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs every test:
+#   0. the check of the Python package's import graph (scripts/check_imports.py);
 #   1. one Release build (scripts/setup.sh with KUMO_BUILD_TESTS=1) that is both
 #      the installed Python package and the C++ library's GoogleTests (ctest)
 #      and examples, in the build tree pip keeps (build/<wheel tag>/);
@@ -53,6 +54,12 @@ run_ctest() {
     { in_skipped = 0; print }
     END { if (skipped) printf "%d tests skipped (see %s)\n", skipped, logfile }'
 }
+
+# No build needed: python/kumo's module-level imports form no cycle and do
+# not import the top-level package back (scripts/check_imports.py).
+begin_stage "import graph of python/kumo"
+$PY scripts/check_imports.py
+end_stage
 
 begin_stage "setup and the Release build (Python package, C++ tests and examples)"
 KUMO_BUILD_TESTS=1 bash scripts/setup.sh
