@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs every test:
+#   0. the check of the Python package's import graph (scripts/check_imports.py);
 #   1. one Release build (scripts/setup.sh with KUMO_BUILD_TESTS=1) that is both
 #      the installed Python package and the C++ library's GoogleTests (ctest)
 #      and examples, in the build tree pip keeps (build/<wheel tag>/);
@@ -54,10 +55,13 @@ run_ctest() {
     END { if (skipped) printf "%d tests skipped (see %s)\n", skipped, logfile }'
 }
 
-# The architecture's rules, before anything compiles (the build runs the
-# layer check too; here it fails in a second, with every offending include).
-begin_stage "layer check (C++ includes follow the layers of CMakeLists.txt)"
-python3 scripts/check_layers.py
+# The architecture's rules, before anything compiles: C++ includes follow
+# the layers of CMakeLists.txt (the build runs this check too; here it fails
+# in a second, with every offending include), and python/kumo's module-level
+# imports form no cycle and do not import the top-level package back.
+begin_stage "architecture checks (C++ layers, Python import graph)"
+$PY scripts/check_layers.py
+$PY scripts/check_imports.py
 end_stage
 
 begin_stage "setup and the Release build (Python package, C++ tests and examples)"

@@ -3,10 +3,6 @@
 ``import kumo as np`` runs ordinary NumPy code on the current device: the
 first CUDA GPU when one is usable, else the CPU (``KUMO_DEVICE`` overrides).
 """
-__version__ = "0.1.0"
-
-import builtins as _builtins
-
 import numpy as _numpy
 
 
@@ -67,6 +63,7 @@ from kumo._dtypes import (bool_, int8, int16, int32, int64, uint8, uint16, uint3
 from kumo._ufuncs import *  # noqa: F401,F403
 from kumo._ufuncs import ufunc
 from kumo._creation import *  # noqa: F401,F403
+from kumo._creation_ops import *  # noqa: F401,F403
 from kumo._manipulation import *  # noqa: F401,F403
 from kumo._searching import *  # noqa: F401,F403
 from kumo._indexing import *  # noqa: F401,F403
@@ -76,6 +73,7 @@ from kumo._functional import *  # noqa: F401,F403
 from kumo._polynomial import *  # noqa: F401,F403
 from kumo._reductions import *  # noqa: F401,F403
 from kumo._statistics import *  # noqa: F401,F403
+from kumo._numeric import *  # noqa: F401,F403
 from kumo._rounding import round, around, fix  # noqa: A004 (numpy's names)
 from kumo import _ndarray  # noqa: F401  (installs ndarray methods)
 from kumo._interop import asnumpy, get_array_module, from_dlpack
@@ -84,7 +82,7 @@ from kumo._errstate import *  # noqa: F401,F403
 from kumo._device import Device, get_device
 from kumo._memory import get_default_memory_pool, get_default_pinned_memory_pool
 from kumo._kernel import ElementwiseKernel, ReductionKernel
-from kumo._config import show_config
+from kumo._config import __version__, show_config
 from kumo._array_api import *  # noqa: F401,F403
 from kumo._misc import *  # noqa: F401,F403
 from kumo._array_api import __array_api_version__, __array_namespace_info__  # noqa: F401
@@ -109,51 +107,6 @@ get_printoptions = _numpy.get_printoptions
 printoptions = _numpy.printoptions
 UFuncTypeError = _core.UFuncTypeError
 AxisError = _numpy.exceptions.AxisError
-
-
-def isscalar(element):
-    return _numpy.isscalar(element)
-
-
-def ndim(a):
-    return a.ndim if isinstance(a, ndarray) else _numpy.ndim(a)
-
-
-def shape(a):
-    return a.shape if isinstance(a, ndarray) else _numpy.shape(a)
-
-
-def size(a, axis=None):
-    if isinstance(a, ndarray):
-        return a.size if axis is None else a.shape[axis]
-    return _numpy.size(a, axis)
-
-
-def array_equal(a1, a2, equal_nan=False):
-    a1, a2 = asarray(a1), asarray(a2)
-    if a1.shape != a2.shape:
-        return False
-    if equal_nan and a1.dtype.kind in "fc":
-        both_nan = logical_and(isnan(a1), isnan(a2))
-        return _builtins.bool(logical_or(equal(a1, a2), both_nan).all())
-    return _builtins.bool(equal(a1, a2).all())
-
-
-def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return _builtins.bool(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan).all())
-
-
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    a, b = asarray(a), asarray(b)
-    dt = result_type(a, b, 1.0)
-    a, b = a.astype(dt), b.astype(dt)
-    finite = logical_and(isfinite(a), isfinite(b))
-    close = less_equal(absolute(a - b), atol + rtol * absolute(b))
-    res = where(finite, close, equal(a, b))
-    if equal_nan:
-        res = logical_or(res, logical_and(isnan(a), isnan(b)))
-    return res
-
 
 # The array API's (and NumPy 2's) name for the boolean dtype. Bound after
 # every function of this module is defined, none of which means the builtin.

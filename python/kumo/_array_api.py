@@ -10,6 +10,7 @@ standard's favour.
 import numpy
 
 from kumo import _core
+from kumo import cuda
 from kumo._device import Device, get_device
 
 ndarray = _core.ndarray
@@ -32,7 +33,6 @@ _ALL = _KINDS["bool"] + _KINDS["numeric"]
 
 def _available_devices():
     devices = [Device("cpu")]
-    from kumo import cuda
     if cuda.is_available():
         devices += [Device("cuda", i) for i in range(cuda.get_device_count())]
     return devices

@@ -1,14 +1,16 @@
-"""kumo.show_config: what this build and this machine can do."""
+"""kumo.show_config: what this build and this machine can do, and the
+package's version (kumo.__version__)."""
 import sys
 
 from kumo import _core
 
+__version__ = "0.1.0"
+
 
 def config():
-    import kumo
     cuda_ok = _core.cuda.is_available()
     return {
-        "kumo": kumo.__version__,
+        "kumo": __version__,
         "python": sys.version.split()[0],
         "current device": _core.current_device_name(),
         "built with CUDA": _core.built_with_cuda(),

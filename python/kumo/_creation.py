@@ -276,51 +276,6 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return r
 
 
-def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *, device=None):
-    if device is not None:
-        with _on(device):
-            return logspace(start, stop, num, endpoint, base, dtype, axis)
-    from kumo import _ufuncs as uf
-    y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis)
-    base = asarray(base)
-    if base.ndim:
-        from kumo._manipulation import expand_dims
-        base = expand_dims(base, axis=axis)
-    r = uf.power(base, y)
-    if dtype is None:
-        return r
-    return r.astype(dtype, copy=False)
-
-
-def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=None):
-    if device is not None:
-        with _on(device):
-            return geomspace(start, stop, num, endpoint, dtype, axis)
-    from kumo import _ufuncs as uf
-    start = asarray(start)
-    stop = asarray(stop)
-    if bool((start == 0).any()) or bool((stop == 0).any()):
-        raise ValueError("Geometric sequence cannot include zero")
-    dt = numpy.result_type(start.dtype, stop.dtype, float(num), 0.0)
-    start = start.astype(dt)
-    stop = stop.astype(dt)
-    out_sign = uf.sign(start)
-    start = start / out_sign
-    stop = stop / out_sign
-    log_start = uf.log10(start)
-    log_stop = uf.log10(stop)
-    result = logspace(log_start, log_stop, num=num, endpoint=endpoint, base=10.0, dtype=dt)
-    if num > 0:
-        result[0, ...] = start
-        if num > 1 and endpoint:
-            result[-1, ...] = stop
-    result = result * out_sign
-    if axis != 0:
-        from kumo._manipulation import moveaxis
-        result = moveaxis(result, 0, axis)
-    return result.astype(dt if dtype is None else dtype, copy=False)
-
-
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     if device is not None:
         with _on(device):
@@ -331,39 +286,6 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
 
 def identity(n, dtype=float, *, device=None, like=None):
     return eye(n, dtype=dtype, device=device)
-
-
-def tri(N, M=None, k=0, dtype=float, *, device=None, like=None):
-    if device is not None:
-        with _on(device):
-            return tri(N, M, k, dtype)
-    from kumo import _ufuncs as uf
-    M = N if M is None else M
-    i = arange(N, dtype=numpy.int64).reshape((N, 1))
-    j = arange(-k, M - k, dtype=numpy.int64).reshape((1, M))
-    return uf.greater_equal(i, j).astype(dtype, copy=False)
-
-
-def _tri_mask(m, k, lower):
-    from kumo import _ufuncs as uf
-    if m.ndim == 0:
-        raise TypeError("tril/triu need an array with at least 1 dimension")
-    n_rows, n_cols = (m.shape[-1], m.shape[-1]) if m.ndim == 1 else (m.shape[-2], m.shape[-1])
-    i = arange(n_rows, dtype=numpy.int64).reshape((n_rows, 1))
-    j = arange(n_cols, dtype=numpy.int64).reshape((1, n_cols))
-    return uf.greater_equal(i + k, j) if lower else uf.less_equal(i + k, j)
-
-
-def tril(m, k=0):
-    from kumo._searching import where
-    m = asarray(m)
-    return where(_tri_mask(m, k, True), m, zeros(1, dtype=m.dtype))
-
-
-def triu(m, k=0):
-    from kumo._searching import where
-    m = asarray(m)
-    return where(_tri_mask(m, k, False), m, zeros(1, dtype=m.dtype))
 
 
 def diag(v, k=0):
@@ -384,35 +306,6 @@ def diagflat(v, k=0):
     return diag(asarray(v).ravel(), k)
 
 
-def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
-    if indexing not in ("xy", "ij"):
-        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
-    ndim = len(xi)
-    xs = [asarray(x).ravel() for x in xi]
-    out = []
-    for i, x in enumerate(xs):
-        shape = [1] * ndim
-        shape[i] = x.shape[0]
-        if indexing == "xy" and ndim > 1 and i < 2:
-            shape[0], shape[1] = shape[1], shape[0]
-        out.append(x.reshape(tuple(shape)))
-    if not sparse:
-        from kumo._manipulation import broadcast_arrays
-        out = broadcast_arrays(*out)
-        if copy:
-            out = [o.copy() for o in out]
-    elif copy:
-        out = [o.copy() for o in out]
-    return tuple(out)
-
-
-def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
-    from kumo._manipulation import indices
-    args = indices(shape, dtype=dtype)
-    return function(*args, **kwargs)
-
-
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "empty", "zeros", "ones",
-           "full", "empty_like", "zeros_like", "ones_like", "full_like", "copy", "arange", "linspace", "logspace",
-           "geomspace", "eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "meshgrid",
-           "fromfunction"]
+           "full", "empty_like", "zeros_like", "ones_like", "full_like", "copy", "arange", "linspace", "eye",
+           "identity", "diag", "diagflat"]

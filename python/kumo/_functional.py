@@ -13,7 +13,7 @@ import numpy
 
 from kumo import _core
 from kumo._creation import asarray, zeros, zeros_like
-from kumo._manipulation import concatenate, expand_dims, stack
+from kumo._manipulation import broadcast_to, concatenate, expand_dims, stack
 
 ndarray = _core.ndarray
 
@@ -251,7 +251,6 @@ class vectorize:
                 dim_sizes.setdefault(dim, size)
             loop_shapes.append(arr.shape[:arr.ndim - nc])
         broadcast_shape = numpy.broadcast_shapes(*loop_shapes)
-        from kumo._manipulation import broadcast_to
         arrays = [broadcast_to(arr, broadcast_shape + arr.shape[arr.ndim - len(core):])
                   for arr, core in zip(arrays, input_core_dims)]
         otypes = self.otypes

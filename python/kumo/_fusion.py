@@ -12,7 +12,14 @@ import threading
 import numpy
 
 from kumo import _core
+from kumo import _ufuncs
+from kumo._creation import empty
+from kumo._device import get_device
 from kumo._kernel import ElementwiseKernel, ReductionKernel
+from kumo._namespace import package
+from kumo._ufunc_table import ROWS
+
+ndarray = _core.ndarray
 
 __all__ = ["fuse", "memoize", "clear_memo"]
 
@@ -32,8 +39,7 @@ def memoize(for_each_device=False):
         def wrapper(*args, **kwargs):
             key = (args, tuple(sorted(kwargs.items())))
             if for_each_device:
-                import kumo
-                key = (str(kumo.get_device()) if hasattr(kumo, "get_device") else None,) + key
+                key = (str(get_device()),) + key
             try:
                 return memo[key]
             except KeyError:
@@ -241,10 +247,8 @@ _lock = threading.RLock()
 _tracer_state = threading.local()
 
 
-def _patched():
+def _patched(kumo):
     """kumo attributes replaced while tracing: name -> tracing function."""
-    import kumo
-    from kumo._ufunc_table import ROWS
 
     def wrap_ufunc(name, uf):
         def f(*args, **kwargs):
@@ -292,8 +296,7 @@ _INT_RANGES = {t: (int(numpy.iinfo(t).min), int(numpy.iinfo(t).max)) for t in "b
 
 
 def _arg_key(a):
-    import kumo
-    if isinstance(a, kumo.ndarray):
+    if isinstance(a, ndarray):
         return ("a", a.dtype.char, a.ndim)
     if type(a) is int:
         # Whether a weak int fits each integer type decides NumPy's overflow
@@ -324,17 +327,20 @@ class _Fused:
         functools.update_wrapper(self, func)
 
     def _trace(self, args):
-        import kumo
+        # The traced function calls kumo.exp, kumo.sum, ... through the
+        # top-level namespace, whose attributes are swapped for tracing ones
+        # while it runs.
+        kumo = package()
         t = _Tracer()
         proxies = []
         for a in args:
-            if isinstance(a, kumo.ndarray):
+            if isinstance(a, ndarray):
                 v = _Var(t, t.param(a.dtype), a.dtype)
                 v._param = v._code
                 proxies.append(v)
             else:
                 proxies.append(t.operand(a))
-        patches = _patched()
+        patches = _patched(kumo)
         with _lock:
             saved = {k: getattr(kumo, k) for k in patches}
             _tracer_state.tracer = t
@@ -356,8 +362,7 @@ class _Fused:
             uf_name, x, axis, rt = t.reduction
             if ret is None or not (isinstance(ret, _Var) and ret._code == "_red") or t.updated:
                 raise _Unfusable("reduction not returned alone")
-            import kumo
-            uf = getattr(kumo, uf_name)
+            uf = getattr(_ufuncs, uf_name)
             k, types = uf._resolve(rt, rt)
             if any(numpy.dtype(ty) != rt for ty in types):
                 raise _Unfusable("reduction loop")
@@ -392,9 +397,8 @@ class _Fused:
         return ("e", kern, t.values, (len(rets), upd, isinstance(ret, tuple), ret is None, [r.dtype for r in rets]))
 
     def __call__(self, *args, **kwargs):
-        import kumo
         if kwargs or any(isinstance(a, numpy.ndarray) for a in args) or \
-                not any(isinstance(a, kumo.ndarray) for a in args):
+                not any(isinstance(a, ndarray) for a in args):
             return self.func(*args, **kwargs)
         keys = tuple(_arg_key(a) for a in args)
         if None in keys:
@@ -409,12 +413,12 @@ class _Fused:
         if entry == "unfused":
             return self.func(*args)
         kind, kern, values, extra = entry
-        arrays = [a for a in args if isinstance(a, kumo.ndarray)]
+        arrays = [a for a in args if isinstance(a, ndarray)]
         values = list(values)
         # Call arguments: arrays and scalar arguments in order, then the constants of the trace.
         call = []
         for a in args:
-            call.append(a if isinstance(a, kumo.ndarray) else (a.item() if isinstance(a, numpy.generic) else a))
+            call.append(a if isinstance(a, ndarray) else (a.item() if isinstance(a, numpy.generic) else a))
         call.extend(values[len(args):])
         if kind == "r":
             return kern(*call, axis=extra)
@@ -422,7 +426,7 @@ class _Fused:
         if upd:
             # Updated inputs are written in place: every output is then given.
             shape = numpy.broadcast_shapes(*[a.shape for a in arrays])
-            outs = [kumo.empty(shape, dtype=d) for d in dtypes] + [arrays[i] for i in upd]
+            outs = [empty(shape, dtype=d) for d in dtypes] + [arrays[i] for i in upd]
             res = kern(*call, *outs)
         else:
             res = kern(*call)

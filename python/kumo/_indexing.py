@@ -7,7 +7,11 @@ import numpy
 
 from kumo import _core
 from kumo import _ufuncs as uf
-from kumo._creation import arange, asarray, tri
+from kumo._creation import arange, asarray, ones
+from kumo._creation_ops import tri
+from kumo._dtypes import result_type
+from kumo._manipulation import broadcast_arrays, stack
+from kumo._searching import where
 
 ndarray = _core.ndarray
 
@@ -209,7 +213,6 @@ def triu_indices_from(arr, k=0):
 
 
 def mask_indices(n, mask_func, k=0):
-    from kumo._creation import ones
     return nonzero(uf.not_equal(mask_func(ones((n, n), dtype=int), k), 0))
 
 
@@ -244,7 +247,6 @@ def choose(a, choices, out=None, mode="raise"):
     if n == 0:
         raise ValueError("0-length sequence.")
     idx = _apply_mode(a.astype(numpy.intp), n, mode, "invalid entry in choice array")
-    from kumo._manipulation import broadcast_arrays, stack
     parts = broadcast_arrays(idx, *choices)
     stacked = stack(parts[1:])  # (n, *shape)
     res = take_along_axis(stacked, parts[0][None].astype(numpy.intp), axis=0)[0]
@@ -259,8 +261,6 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    from kumo._dtypes import result_type
-    from kumo._searching import where
     choices = [c if isinstance(c, (bool, int, float, complex)) else _array(c) for c in choicelist]
     conds = [_array(c) for c in condlist]
     for k, c in enumerate(conds):

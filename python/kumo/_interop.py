@@ -3,6 +3,9 @@ NumPy override protocols."""
 import numpy
 
 from kumo import _core
+from kumo import _ufuncs
+from kumo import array_api
+from kumo._namespace import package
 
 ndarray = _core.ndarray
 
@@ -20,10 +23,9 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
 
 def get_array_module(*args):
     """kumo if any argument is a kumo array, else numpy (CuPy's helper)."""
-    import kumo
     for a in args:
         if isinstance(a, ndarray):
-            return kumo
+            return package()
     return numpy
 
 
@@ -131,12 +133,13 @@ _NUMPY_NOVALUE = getattr(numpy, "_NoValue", None)
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """numpy.<ufunc>(kumo_array, ...) runs kumo's ufunc of the same name and returns kumo arrays."""
-    import kumo
-    kufunc = getattr(kumo, ufunc.__name__, None)
+    # Looked up by name in the public namespace (kumo.matmul is a function of
+    # kumo.linalg).
+    kufunc = getattr(package(), ufunc.__name__, None)
     # NumPy's matmul family are gufuncs; kumo's are functions with the same
     # call signature (out=, dtype=, casting=), so only __call__ maps over.
     is_gufunc = method == "__call__" and ufunc.__name__ in ("matmul", "vecdot", "matvec", "vecmat")
-    if kufunc is None or not (isinstance(kufunc, kumo.ufunc) or (is_gufunc and callable(kufunc))):
+    if kufunc is None or not (isinstance(kufunc, _ufuncs.ufunc) or (is_gufunc and callable(kufunc))):
         return NotImplemented
     kwargs = {k: v for k, v in kwargs.items() if v is not _NUMPY_NOVALUE}
     out = kwargs.get("out")
@@ -159,9 +162,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 
 def _kumo_counterpart(func):
     """kumo's function for a NumPy API function (numpy.linalg.norm -> kumo.linalg.norm), or None."""
-    import kumo
+    # A walk of the public namespace by NumPy's module path.
     module = getattr(func, "__module__", None) or "numpy"
-    target = kumo
+    target = package()
     for part in module.split(".")[1:]:
         if part.startswith("_"):
             continue
@@ -222,7 +225,6 @@ ndarray.__array_function__ = _array_function
 def _array_namespace(self, api_version=None):
     """The array API namespace for kumo arrays: kumo.array_api (kumo with the
     standard's semantics where NumPy's differ)."""
-    from kumo import array_api
     if api_version is not None and api_version not in array_api._SUPPORTED_VERSIONS:
         raise ValueError("Version %r of the array API standard is not supported; the supported versions are %s" %
                          (api_version, ", ".join(array_api._SUPPORTED_VERSIONS)))

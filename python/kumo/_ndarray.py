@@ -5,6 +5,10 @@ import numpy
 
 from kumo import _core
 from kumo import _ufuncs as uf
+from kumo import _searching, _sorting
+from kumo._creation import _to_host_nested, array, asarray, zeros
+from kumo._device import Device
+from kumo.linalg._products import dot, matmul, trace
 
 ndarray = _core.ndarray
 
@@ -89,7 +93,6 @@ def _set_real(self, value):
 def _imag(self):
     if self.dtype.kind == "c":
         return self._imag_view()
-    from kumo._creation import zeros
     z = zeros(self.shape, dtype=self.dtype)
     z._writeable = False
     return z
@@ -111,7 +114,6 @@ ndarray.__array_priority__ = 100.0
 
 
 def _device_of(a):
-    from kumo._device import Device
     return Device(a._device_name)
 
 
@@ -240,7 +242,6 @@ def _setitem_general(self, key, value):
         # to the destination dtype gives NumPy's values and errors (OverflowError
         # for out-of-range Python ints, TypeError for complex into real, ...).
         if isinstance(value, (list, tuple)):
-            from kumo._creation import _to_host_nested
             value = numpy.array(_to_host_nested(value), dtype=self.dtype)
         elif not isinstance(value, numpy.generic) and (hasattr(value, "__array__") or
                                                        hasattr(value, "__array_interface__")):
@@ -264,7 +265,6 @@ def __deepcopy__(self, memo):
 
 
 def __reduce__(self):
-    from kumo._creation import array
     return (array, (self.get(),))
 
 
@@ -338,7 +338,6 @@ def flatten(self, order="C"):
 
 
 def to_device(self, device, /, *, stream=None):
-    from kumo._device import Device
     d = device if isinstance(device, Device) else Device(device)
     return self._to_device(d.name)
 
@@ -371,8 +370,6 @@ ndarray.__cuda_array_interface__ = property(_cuda_array_interface)
 
 # ---- reductions and other methods delegating to module functions ----
 def _install_methods():
-    from kumo import _searching as s
-
     def m(fn):
         def method(self, *args, **kwargs):
             return fn(self, *args, **kwargs)
@@ -382,29 +379,27 @@ def _install_methods():
 
     # sum, prod, max, min, all, any, mean, var, std, argmax, argmin, cumsum
     # and cumprod are C++ methods (bindings/bind_reduction.cpp).
-    ndarray.clip = m(s.clip)
+    ndarray.clip = m(_searching.clip)
     # NumPy's method returns a real array itself (bool stays bool); the
     # ufunc is what turns bool into int8.
     ndarray.conj = lambda self: uf.conjugate(self) if self.dtype.kind == "c" else self
     ndarray.conjugate = ndarray.conj
     ndarray.diagonal = lambda self, offset=0, axis1=0, axis2=1: self._diagonal(offset, axis1, axis2)
 
-    from kumo import _sorting as so
-
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
-        so._check_order(order)
+        _sorting._check_order(order)
         if axis is None:
             raise TypeError("'NoneType' object cannot be interpreted as an integer")
-        so._s.sort_in_place(self, operator.index(axis), kind, stable)
+        _sorting._s.sort_in_place(self, operator.index(axis), kind, stable)
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
-        self[...] = so.partition(self, kth, axis, kind, order)
+        self[...] = _sorting.partition(self, kth, axis, kind, order)
 
     ndarray.sort = sort
     ndarray.partition = partition
-    ndarray.argsort = m(so.argsort)
-    ndarray.argpartition = m(so.argpartition)
-    ndarray.searchsorted = lambda self, v, side="left", sorter=None: so.searchsorted(self, v, side, sorter)
+    ndarray.argsort = m(_sorting.argsort)
+    ndarray.argpartition = m(_sorting.argpartition)
+    ndarray.searchsorted = lambda self, v, side="left", sorter=None: _sorting.searchsorted(self, v, side, sorter)
 
 
 
@@ -413,14 +408,12 @@ def _install_methods():
 def _matmul_op(self, other):
     if _core._is_foreign_operand(other):
         return NotImplemented
-    from kumo.linalg._products import matmul
     return matmul(self, other)
 
 
 def _rmatmul_op(self, other):
     if _core._is_foreign_operand(other):
         return NotImplemented
-    from kumo.linalg._products import matmul
     return matmul(other, self)
 
 
@@ -429,8 +422,6 @@ def _imatmul_op(self, other):
     # 2-d (so the result has a's shape when the core sizes agree).
     if _core._is_foreign_operand(other):
         return NotImplemented
-    from kumo._creation import asarray
-    from kumo.linalg._products import matmul
     other = asarray(other)
     if self.ndim < 1 or other.ndim < 2:
         raise ValueError("inplace matrix multiplication requires the first operand to have at least one and the "
@@ -439,12 +430,10 @@ def _imatmul_op(self, other):
 
 
 def _dot_method(self, b, out=None):
-    from kumo.linalg._products import dot
     return dot(self, b, out=out)
 
 
 def _trace_method(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    from kumo.linalg._products import trace
     return trace(self, offset, axis1, axis2, dtype, out)
 
 

@@ -19,6 +19,9 @@ from kumo import _core
 from kumo import _ufuncs as uf
 from kumo._creation import arange, asarray, diag, ones, zeros
 from kumo._manipulation import concatenate
+from kumo._numeric import allclose
+from kumo._sorting import sort
+from kumo.linalg import eigvals, inv, lstsq
 
 ndarray = _core.ndarray
 
@@ -59,7 +62,6 @@ def _min_float_code(dt):
 def poly(seq_of_zeros):
     z = _coeffs(seq_of_zeros)
     if z.ndim == 2 and z.shape[0] == z.shape[1] and z.shape[0] != 0:
-        from kumo.linalg import eigvals
         z = eigvals(z)
     elif z.ndim == 1:
         z = z.astype(_min_float_code(numpy.dtype(z.dtype)))
@@ -74,7 +76,6 @@ def poly(seq_of_zeros):
         # a * (x - z_i): the same products and sums as a convolution with [1, -z_i].
         a = uf.add(concatenate([a, zero1]), uf.multiply(concatenate([zero1, a]), uf.negative(z[i])))
     if dt.kind == "c":
-        from kumo._sorting import sort
         r = z.astype(numpy.complex128)
         if bool(uf.equal(sort(r), sort(uf.conjugate(r))).all()):
             a = a.real.copy()
@@ -95,7 +96,6 @@ def roots(p):
         p = p.astype(numpy.float64)
     N = p.shape[0]
     if N > 1:
-        from kumo.linalg import eigvals
         A = diag(ones(N - 2, dtype=p.dtype), -1)
         A[0, :] = uf.divide(uf.negative(p[1:]), p[0])
         r = eigvals(A)
@@ -161,7 +161,6 @@ def polydiv(u, v):
         d = scale * r[k]
         q[k] = d
         r[k:k + n + 1] = r[k:k + n + 1] - d * v
-    from kumo import allclose
     while r.shape[-1] > 1 and allclose(r[0], 0, rtol=1e-14):
         r = r[1:]
     if truepoly:
@@ -205,7 +204,6 @@ def _vander(x, n):
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    from kumo.linalg import inv, lstsq
     order = int(deg) + 1
     x = asarray(x) + 0.0
     y = asarray(y) + 0.0

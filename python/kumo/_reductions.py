@@ -11,6 +11,7 @@ from kumo import _ufuncs as uf
 from kumo._creation import asarray, full
 
 from kumo._ufuncs import _NoValue  # one sentinel shared with ufunc.reduce
+from kumo._manipulation import broadcast_to, concatenate
 ndarray = _core.ndarray
 
 # The reductions themselves are C++ functions (bindings/bind_reduction.cpp)
@@ -109,7 +110,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
         avg = uf.divide(sum(uf.multiply(a, w, dtype=rt), axis=axes, keepdims=keepdims), scl)
         if scl.shape != avg.shape:
-            from kumo._manipulation import broadcast_to
             scl = broadcast_to(scl, avg.shape).copy()
     if returned:
         return avg, scl
@@ -169,7 +169,6 @@ nancumprod = _core.nancumprod
 
 
 def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
-    from kumo._manipulation import concatenate, broadcast_to
     a = asarray(a)
     if n == 0:
         return a

@@ -1,7 +1,7 @@
 """Histograms, order statistics and correlations.
 
 The work is C++ (``kumo._core.statistics``: routines/histogram.h,
-routines/quantile.h, routines/correlate.h); this module converts array-likes
+routines/quantile.h, routines/correlate.h, linalg/covariance.h); this module converts array-likes
 and keyword arguments (the ``bins`` and ``range`` forms, Python-scalar ``q``).
 """
 import operator
@@ -11,6 +11,7 @@ import numpy
 
 from kumo import _core
 from kumo._creation import asarray
+from kumo._manipulation import stack
 
 _s = _core.statistics
 ndarray = _core.ndarray
@@ -108,7 +109,6 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         if sample.ndim < 2:
             sample = sample.reshape(-1, 1)
     else:
-        from kumo._manipulation import stack
         sample = stack([asarray(s) for s in sample], axis=-1) if len(sample) else asarray(sample)
         if sample.ndim < 2:
             sample = sample.reshape(-1, 1)

@@ -3,6 +3,7 @@ refinements live there), with the methods reduce, accumulate, outer and at."""
 import numpy
 
 from kumo import _core
+from kumo._creation import asarray
 from kumo._ufunc_table import ROWS, ALIASES, ERROR, NEG_INF
 
 _NoValue = _core._NoValue  # NumPy's <no value> default, shared with the C++ reductions
@@ -52,7 +53,6 @@ class ufunc(_core.ufunc):
     def outer(self, A, B, **kwargs):
         if self.nin != 2:
             raise ValueError("outer product only supported for binary functions")
-        from kumo._creation import asarray
         A = asarray(A)
         B = asarray(B)
         a = A.reshape(A.shape + (1,) * B.ndim)
@@ -61,7 +61,6 @@ class ufunc(_core.ufunc):
     def at(self, a, indices, b=None):
         """Unbuffered in-place operation on a's device: repeated indices apply
         once per occurrence."""
-        from kumo._creation import asarray
         if not isinstance(a, _core.ndarray):
             raise TypeError("ufunc.at requires a kumo array as first argument")
         # NumPy makes b an array first and casts it unsafely to the loop's

@@ -14,8 +14,10 @@ standard's replaced by the standard's:
 Every other name resolves to kumo's own object, so arrays, dtypes and
 functions are shared with ``kumo``.
 """
-import kumo as _kumo
 from kumo._array_api import ArrayNamespaceInfo as _Info
+from kumo._manipulation import expand_dims as _expand_dims
+from kumo._namespace import package as _package
+from kumo._sorting import argsort as _argsort, sort as _sort
 from kumo.array_api import fft, linalg  # noqa: F401
 
 __array_api_version__ = "2025.12"
@@ -38,7 +40,7 @@ def _reverse(x, axis):
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """The standard's sort: ascending, or descending with equal elements
     kept in their order."""
-    r = _kumo.sort(x, axis=axis, stable=stable)
+    r = _sort(x, axis=axis, stable=stable)
     return _reverse(r, axis) if descending else r
 
 
@@ -47,22 +49,23 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     ascending (stable) and maps the indices back, so equal elements keep
     their original order as the standard asks."""
     if not descending:
-        return _kumo.argsort(x, axis=axis, stable=stable)
+        return _argsort(x, axis=axis, stable=stable)
     n = x.shape[axis] if x.ndim else 1
-    reversed_order = _kumo.argsort(_reverse(x, axis), axis=axis, stable=stable)
+    reversed_order = _argsort(_reverse(x, axis), axis=axis, stable=stable)
     return _reverse(n - 1 - reversed_order, axis)
 
 
 def expand_dims(x, /, *, axis=0):
-    return _kumo.expand_dims(x, axis)
+    return _expand_dims(x, axis)
 
 
+# Every other name is kumo's own, looked up when asked for (kumo._namespace).
 def __getattr__(name):
     try:
-        return getattr(_kumo, name)
+        return getattr(_package(), name)
     except AttributeError:
         raise AttributeError("module 'kumo.array_api' has no attribute %r" % name) from None
 
 
 def __dir__():
-    return sorted(set(dir(_kumo)) | {"__array_api_version__", "__array_namespace_info__", "linalg"})
+    return sorted(set(dir(_package())) | {"__array_api_version__", "__array_namespace_info__", "linalg"})

@@ -12,17 +12,17 @@ Chainer's Python names::
     y.backward()
     x.grad
 """
-import kumo as _kumo
 from kumo import _core
+from kumo._namespace import package as _package
 from kumo.autograd import functions  # noqa: F401
 from kumo.autograd import gradient_check  # noqa: F401
 from kumo.autograd import function_hooks  # noqa: F401
 from kumo.autograd.function_hooks import FunctionHook  # noqa: F401
 
-_ag = _core.autograd
+from kumo.autograd._variable import (FunctionNode, Variable, force_backprop_mode, is_backprop_enabled,
+                                     no_backprop_mode)
 
-Variable = _ag.Variable
-FunctionNode = _ag.FunctionNode
+_ag = _core.autograd
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_grad=False, enable_double_backprop=False):
@@ -63,21 +63,6 @@ def backward(outputs, grad_outputs=None, *, enable_double_backprop=False):
     _ag._backward([y for y, _ in pairs], [g for _, g in pairs], enable_double_backprop)
     for (y, _), g in zip(pairs, kept):
         y.grad_var = g
-
-
-def no_backprop_mode():
-    """``with no_backprop_mode():`` functions record no graph (this thread)."""
-    return _ag._ModeContext(False)
-
-
-def force_backprop_mode():
-    """``with force_backprop_mode():`` functions record the graph even inside
-    a no_backprop_mode (this thread)."""
-    return _ag._ModeContext(True)
-
-
-def is_backprop_enabled():
-    return _ag.is_backprop_enabled()
 
 
 def _variable_repr(self):
@@ -143,7 +128,7 @@ Variable.mean = _mean
 Variable.__floordiv__ = lambda self, other: _outside_graph(self.array // _data_of(other))
 Variable.__rfloordiv__ = lambda self, other: _outside_graph(_data_of(other) // self.array)
 # The array module of the data, as Chainer's (numpy or cupy there; kumo on every device here).
-Variable.xp = property(lambda self: _kumo)
+Variable.xp = property(lambda self: _package())
 Variable.to_device = _to_device
 Variable.to_cpu = lambda self: _to_device(self, "cpu")
 

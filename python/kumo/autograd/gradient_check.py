@@ -11,8 +11,8 @@ so one check costs a backward and two extra forward passes::
 
 A mismatch raises AssertionError (``GradientCheckError``) with both values.
 """
-import kumo
 from kumo import _core
+from kumo import _creation
 
 _ag = _core.autograd
 
@@ -23,8 +23,8 @@ def _as_tuple(data):
     if data is None:
         return None
     if isinstance(data, (tuple, list)):
-        return tuple(None if d is None else kumo.asarray(d) for d in data)
-    return (kumo.asarray(data),)
+        return tuple(None if d is None else _creation.asarray(d) for d in data)
+    return (_creation.asarray(data),)
 
 
 def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e-4, no_grads=None, dtype=None):

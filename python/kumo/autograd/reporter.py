@@ -15,10 +15,10 @@ import warnings
 
 import numpy
 
-import kumo
-from kumo.autograd import Variable
-from kumo.autograd import _config
-from kumo.autograd import serializer as serializer_module
+from kumo import _core
+from kumo import _ufuncs as uf
+from kumo.autograd import _config, computational_graph, serializer as serializer_module
+from kumo.autograd._variable import Variable
 
 __all__ = ["Reporter", "get_current_reporter", "report", "report_scope", "Summary", "DictSummary"]
 
@@ -84,7 +84,6 @@ class Reporter:
         if not getattr(_config.config, "keep_graph_on_report", False):
             values = {key: _detach(value) for key, value in values.items()}
         else:
-            from kumo.autograd import computational_graph
             for value in values.values():
                 if isinstance(value, Variable):
                     computational_graph.capture(value)
@@ -154,8 +153,8 @@ class Summary:
         """``(mean, std)`` of what was added (std is the population one)."""
         mean = self._x / self._n
         var = self._x2 / self._n - mean * mean
-        xp = kumo if isinstance(var, kumo.ndarray) else numpy
-        return mean, xp.sqrt(var)
+        sqrt = uf.sqrt if isinstance(var, _core.ndarray) else numpy.sqrt
+        return mean, sqrt(var)
 
     def serialize(self, serializer):
         if isinstance(serializer, serializer_module.Serializer):

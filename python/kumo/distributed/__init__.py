@@ -10,9 +10,10 @@ kumo.distributed`` works without MPI; creating a communicator then raises
 ImportError with the reason.
 """
 
+from kumo.distributed import _native
 from kumo.distributed._batch_normalization import MultiNodeBatchNormalization
-from kumo.distributed._checkpoint import MultiNodeCheckpointer, create_multi_node_checkpointer
-from kumo.distributed._communicator import CommunicatorBase, MpiCommunicator, create_communicator
+from kumo.distributed._checkpoint import create_multi_node_checkpointer, MultiNodeCheckpointer
+from kumo.distributed._communicator import CommunicatorBase, create_communicator, MpiCommunicator
 from kumo.distributed._dataset import scatter_dataset, scatter_index
 from kumo.distributed._evaluator import create_multi_node_evaluator
 from kumo.distributed._functions import allreduce_sum
@@ -22,8 +23,7 @@ from kumo.distributed._optimizer import create_multi_node_optimizer
 
 def __getattr__(name):
     if name == "CommunicationTimeoutError":
-        from kumo.distributed._native import native
-        return native().CommunicationTimeoutError
+        return _native.native().CommunicationTimeoutError
     raise AttributeError("module 'kumo.distributed' has no attribute '{}'".format(name))
 
 

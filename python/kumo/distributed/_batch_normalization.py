@@ -4,7 +4,7 @@ one (what single-process BatchNormalization computes on the concatenation)."""
 
 import numpy
 
-import kumo
+from kumo import _creation
 from kumo.autograd import functions as F
 from kumo.autograd._config import config
 from kumo.autograd.links.normalization import BatchNormalization
@@ -50,8 +50,8 @@ class MultiNodeBatchNormalization(BatchNormalization):
         var = allreduce_sum(F.sum(centered * centered, axis=axis), self.comm) / count
         inv_std = (var + self.eps) ** -0.5
         with self.device:
-            gamma = self.gamma if self.gamma is not None else kumo.ones(stat_shape, dtype=hp)
-            beta = self.beta if self.beta is not None else kumo.zeros(stat_shape, dtype=hp)
+            gamma = self.gamma if self.gamma is not None else _creation.ones(stat_shape, dtype=hp)
+            beta = self.beta if self.beta is not None else _creation.zeros(stat_shape, dtype=hp)
         y = centered * F.broadcast_to(F.reshape(inv_std * gamma, bshape), array.shape) + \
             F.broadcast_to(F.reshape(beta, bshape), array.shape)
         if finetune:

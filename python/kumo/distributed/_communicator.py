@@ -1,5 +1,6 @@
 """Communicators: ChainerMN's CommunicatorBase API over kumo's C++ MPI
-communicator (host arrays) and NCCL communicator (CUDA arrays)."""
+communicator (host arrays, MpiCommunicator) and NCCL communicator (CUDA
+arrays, NcclCommunicator), and create_communicator, which picks one."""
 
 import functools
 import operator
@@ -7,17 +8,20 @@ import pickle
 
 import numpy
 
-import kumo
+from kumo import _core
+from kumo import _creation
+from kumo import _device
+from kumo import cuda as _cuda
 from kumo.distributed._native import native
 
 _ALLREDUCE_OPS = ("sum", "mean", "max", "min")
 
 
 def _as_array(x, name):
-    if isinstance(x, kumo.ndarray):
+    if isinstance(x, _core.ndarray):
         return x
     if isinstance(x, numpy.ndarray) or numpy.isscalar(x):
-        return kumo.asarray(x)
+        return _creation.asarray(x)
     raise TypeError("kumo.distributed: {} expects a kumo.ndarray, not {}".format(name, type(x).__name__))
 
 
@@ -34,7 +38,7 @@ def _params_with_grads(model, zero_fill):
         if param.grad is None:
             if not zero_fill:
                 continue
-            param.grad = kumo.zeros_like(param.array)
+            param.grad = _creation.zeros_like(param.array)
         out.append((name, param))
     return out
 
@@ -135,7 +139,7 @@ class CommunicatorBase:
         `x` element by element (equal shapes and dtypes on every process)."""
         self._check_op(op)
         x = _as_array(x, "allreduce")
-        out = kumo.empty(x.shape, dtype=x.dtype)
+        out = _creation.empty(x.shape, dtype=x.dtype)
         self._comm.allreduce(x, out, op)
         return out
 
@@ -147,7 +151,7 @@ class CommunicatorBase:
     def bcast(self, x, max_buf_len=None, root=0):
         """Root's array on every process (others pass None or anything)."""
         meta = self.bcast_obj(_meta(_as_array(x, "bcast")) if self.rank == root else None, root=root)
-        buf = x if self.rank == root else kumo.empty(meta[1], dtype=meta[0])
+        buf = x if self.rank == root else _creation.empty(meta[1], dtype=meta[0])
         self._comm.bcast(buf, root)
         return buf
 
@@ -178,7 +182,7 @@ class CommunicatorBase:
         metas = None
         if self.rank == root:
             try:
-                if isinstance(xs, (kumo.ndarray, numpy.ndarray)):
+                if isinstance(xs, (_core.ndarray, numpy.ndarray)):
                     xs = [xs[i] for i in range(xs.shape[0])] if xs.ndim > 0 else None
                 if xs is None or len(xs) != self.size:
                     raise ValueError("kumo.distributed: scatter needs one array per process ({}) on the root".format(
@@ -191,7 +195,7 @@ class CommunicatorBase:
         metas = self.bcast_obj(metas, root=root)
         if isinstance(metas, Exception):
             raise metas
-        out = kumo.empty(metas[self.rank][1], dtype=metas[self.rank][0])
+        out = _creation.empty(metas[self.rank][1], dtype=metas[self.rank][0])
         self._comm.scatter(xs if self.rank == root else [], out, root)
         return out
 
@@ -206,7 +210,7 @@ class CommunicatorBase:
         dtypes = {m[0] for row in metas for m in row}
         if len(dtypes) > 1:
             raise TypeError("kumo.distributed: alltoall: the processes send different dtypes {}".format(sorted(dtypes)))
-        out = tuple(kumo.empty(metas[i][self.rank][1], dtype=metas[i][self.rank][0]) for i in range(self.size))
+        out = tuple(_creation.empty(metas[i][self.rank][1], dtype=metas[i][self.rank][0]) for i in range(self.size))
         self._comm.alltoall(xs, list(out))
         return out
 
@@ -217,7 +221,7 @@ class CommunicatorBase:
 
     def recv(self, source, tag=0):
         dtype, shape = self.recv_obj(source, tag)
-        out = kumo.empty(shape, dtype=dtype)
+        out = _creation.empty(shape, dtype=dtype)
         self._comm.recv(out, source, tag)
         return out
 
@@ -239,7 +243,7 @@ class CommunicatorBase:
         for link_name, link in sorted(model.namedlinks(), key=lambda p: p[0]):
             for pname in sorted(getattr(link, "_persistent", ())):
                 value = getattr(link, pname, None)
-                if isinstance(value, kumo.ndarray):
+                if isinstance(value, _core.ndarray):
                     arrays.append((link_name.rstrip("/") + "/" + pname, value))
         check_same_layout(self, [(name, _meta(a)) for name, a in arrays], root)
         for _, a in arrays:
@@ -280,7 +284,7 @@ def _flat_views(metas):
     MPI receives them in one call."""
     dtype = metas[0][0]
     sizes = [int(numpy.prod(shape, dtype=numpy.int64)) for _, shape in metas]
-    flat = kumo.empty(sum(sizes), dtype=dtype)
+    flat = _creation.empty(sum(sizes), dtype=dtype)
     out, at = [], 0
     for (_, shape), n in zip(metas, sizes):
         out.append(flat[at:at + n].reshape(shape))
@@ -321,6 +325,41 @@ class MpiCommunicator(CommunicatorBase):
         return cls(parent._comm.split(color, key))
 
 
+# The 'pure_nccl' communicator: CUDA arrays over NCCL (one GPU per process),
+# objects and barriers over MPI.
+def _native_nccl():
+    # Optional: only builds with the CUDA toolkit's NCCL have it.
+    try:
+        from kumo import _distributed_nccl
+    except ImportError as e:
+        raise ImportError("the 'pure_nccl' communicator needs kumo built with the CUDA toolkit's NCCL "
+                          "(kumo._distributed_nccl): {}".format(e)) from e
+    return _distributed_nccl
+
+
+class NcclCommunicator(CommunicatorBase):
+    """CUDA arrays over NCCL on this process's GPU: kumo's current device when
+    it is a CUDA device, else device ``intra_rank`` (which becomes current)."""
+
+    def __init__(self, mpi):
+        nccl = _native_nccl()
+        current = _device.get_device()
+        if current.type == "cuda":
+            device = current.index
+        else:
+            device = mpi.intra_rank
+            _cuda.Device(device).use()
+        super().__init__(nccl.NcclCommunicator(mpi, device), mpi)
+
+    @property
+    def device(self):
+        return self._comm.device
+
+    @classmethod
+    def _from_split(cls, parent, color, key):
+        return cls(parent._mpi.split(color, key))
+
+
 def _native_mpi_comm(mpi_comm):
     n = native()
     if mpi_comm is None:
@@ -351,7 +390,6 @@ def create_communicator(communicator_name=None, mpi_comm=None, allreduce_grad_dt
     if communicator_name in _HOST_NAMES:
         comm = MpiCommunicator(mpi)
     elif communicator_name == "pure_nccl":
-        from kumo.distributed._nccl import NcclCommunicator
         comm = NcclCommunicator(mpi)
     else:
         raise ValueError("unrecognized communicator_name: {!r} (use 'naive', 'flat', 'mpi' or 'pure_nccl')".format(
@@ -362,11 +400,11 @@ def create_communicator(communicator_name=None, mpi_comm=None, allreduce_grad_dt
 
 
 def _cuda_current():
-    return kumo.get_device().type == "cuda"
+    return _device.get_device().type == "cuda"
 
 
 def _nccl_available():
-    try:
+    try:  # optional, as in _native_nccl
         from kumo import _distributed_nccl  # noqa: F401
         return True
     except ImportError:

@@ -3,14 +3,17 @@ every process's result (each process evaluates its own shard)."""
 
 import numpy
 
-import kumo
+from kumo import _core
+from kumo import _creation
+from kumo import _interop
+
 
 
 def _scalar(value):
-    if isinstance(value, kumo.ndarray):
-        return float(kumo.asnumpy(value))
+    if isinstance(value, _core.ndarray):
+        return float(_interop.asnumpy(value))
     if hasattr(value, "array"):  # a Variable
-        return float(kumo.asnumpy(value.array))
+        return float(_interop.asnumpy(value.array))
     return float(value)
 
 
@@ -29,8 +32,8 @@ def create_multi_node_evaluator(actual_evaluator, communicator):
         if any(other != names for other in everyone):
             raise ValueError("kumo.distributed: the processes' evaluators reported different values: {}".format(
                 everyone))
-        values = kumo.asarray(numpy.array([_scalar(local[k]) for k in names], dtype=numpy.float64))
-        means = kumo.asnumpy(communicator.allreduce(values, "mean"))
+        values = _creation.asarray(numpy.array([_scalar(local[k]) for k in names], dtype=numpy.float64))
+        means = _interop.asnumpy(communicator.allreduce(values, "mean"))
         return {k: float(v) for k, v in zip(names, means)}
 
     actual_evaluator.evaluate = evaluate

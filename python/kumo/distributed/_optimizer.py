@@ -3,7 +3,7 @@
 every update the gradients are averaged over the processes; everything else
 (hyperparameters, hooks, serialize, lr shifts) is the wrapped optimizer's."""
 
-import kumo
+from kumo import _creation
 from kumo.distributed._communicator import _params_with_grads
 from kumo.distributed._native import native
 
@@ -18,7 +18,7 @@ def _loss_and_grads(optimizer, lossfun, args, kwds):
         target.zerograds()
     scale = getattr(optimizer, "_loss_scale", None)
     if scale is not None:
-        loss.grad = kumo.full(loss.shape, scale, dtype=loss.dtype)
+        loss.grad = _creation.full(loss.shape, scale, dtype=loss.dtype)
         for p in target.params():
             try:
                 p._loss_scale = scale

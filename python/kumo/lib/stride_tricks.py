@@ -6,6 +6,8 @@ an error instead of reading or writing outside the block.
 """
 import operator
 
+import numpy
+
 from kumo import _core
 from kumo._creation import asarray
 
@@ -46,7 +48,6 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
 
 
 def _normalize_axis(axis, ndim):
-    from kumo import AxisError
     if not -ndim <= axis < ndim:
-        raise AxisError("axis %d is out of bounds for array of dimension %d" % (axis, ndim))
+        raise numpy.exceptions.AxisError("axis %d is out of bounds for array of dimension %d" % (axis, ndim))
     return axis % ndim

@@ -15,6 +15,7 @@ from kumo import _ufuncs as uf
 from kumo import _core
 from kumo.linalg import _util
 from kumo.linalg._util import LinAlgError  # noqa: F401  (re-exported for callers)
+from kumo._kernel import ElementwiseKernel
 
 try:  # NumPy 2's result classes, so isinstance checks against them hold
     from numpy.linalg._linalg import EigResult, EighResult, QRResult, SVDResult
@@ -98,7 +99,6 @@ _SCATTER_VECTORS = None
 def _kernels():
     global _RANK, _SCATTER_VALUES, _SCATTER_VECTORS
     if _RANK is None:
-        from kumo._kernel import ElementwiseKernel
         _RANK = ElementwiseKernel(
             "raw R w, int64 n", "int64 rank",
             """

@@ -1,12 +1,13 @@
 """Matrix and tensor products (matmul, dot, vdot, inner, outer, tensordot,
-kron, trace, cross, vecdot, matrix_power) with NumPy's semantics.
+kron, trace, cross, vecdot) with NumPy's semantics.
 
 matmul, dot, vdot, inner, outer and tensordot are the C++ routines of
 linalg/products.h (``kumo._core.linalg``): type resolution, gufunc shape
 rules and NumPy's error messages, GEMM on OpenBLAS/cuBLAS, float16 computed
 in float32, integers and bool exactly. What stays here is argument parsing,
 the ``axes=`` form of matmul, the tiny-batch kernel of the fast path, and
-compositions on no hot path (kron, cross, multi_dot, matrix_power).
+compositions on no hot path (kron, cross, multi_dot; matrix_power, which
+inverts for negative powers, is in _solvers).
 """
 import operator
 
@@ -16,7 +17,8 @@ from kumo import _core
 from kumo import _ufuncs as uf
 from kumo._creation import asarray
 from kumo._dtypes import result_type
-from kumo._manipulation import moveaxis
+from kumo._kernel import ElementwiseKernel
+from kumo._manipulation import broadcast_arrays, moveaxis, stack
 from kumo._reductions import sum as _sum
 
 ndarray = _core.ndarray
@@ -157,7 +159,6 @@ def _tiny_batched(a, b):
 
 
 def _tiny_batched_matmul(a, b):
-    from kumo._kernel import ElementwiseKernel
     batch, m, k = a.shape
     n = b.shape[2]
     key = (m, k, n)
@@ -361,7 +362,6 @@ def _cross_last(a, b):
     b0, b1 = b[..., 0], b[..., 1]
     if na == 2 and nb == 2:
         return uf.subtract(uf.multiply(a0, b1), uf.multiply(a1, b0))
-    from kumo._manipulation import stack
     if na == 3 and nb == 3:
         a2, b2 = a[..., 2], b[..., 2]
         cx = uf.subtract(uf.multiply(a1, b2), uf.multiply(a2, b1))
@@ -375,7 +375,6 @@ def _cross_last(a, b):
         cx = uf.negative(uf.multiply(a2, b1))
         cy = uf.multiply(a2, b0)
     cz = uf.subtract(uf.multiply(a0, b1), uf.multiply(a1, b0))
-    from kumo._manipulation import broadcast_arrays
     return stack(broadcast_arrays(cx, cy, cz), axis=-1)
 
 
@@ -533,39 +532,3 @@ def multi_dot(arrays, *, out=None):
     elif last_1d:
         res = res[:, 0]
     return _dot_out(res, out, res.dtype) if out is not None else res
-
-
-def matrix_power(a, n):
-    """a raised to the integer power n (numpy.linalg.matrix_power); negative
-    powers invert first."""
-    a = asarray(a)
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise TypeError("exponent must be an integer") from None
-    if a.ndim < 2:
-        raise numpy.linalg.LinAlgError("%d-dimensional array given. Array must be at least two-dimensional"
-                                       % a.ndim)
-    if a.shape[-1] != a.shape[-2]:
-        raise numpy.linalg.LinAlgError("Last 2 dimensions of the array must be square")
-    if n == 0:
-        res = _zeros_on(a, a.shape, a.dtype)
-        d = res.diagonal(0, -2, -1)
-        d._writeable = True
-        d[...] = 1
-        return res
-    if n < 0:
-        from kumo.linalg._solvers import inv
-        a = inv(a)
-        n = -n
-    if n == 1:
-        return a.copy()
-    result = None
-    power = a
-    while True:
-        if n & 1:
-            result = power if result is None else _linalg.matmul(result, power)
-        n >>= 1
-        if not n:
-            return result
-        power = _linalg.matmul(power, power)

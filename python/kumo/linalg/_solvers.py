@@ -6,6 +6,7 @@ pseudo-inverse's filtering of small singular values) runs as kumo kernels
 on the arrays' device; the host only sees the info arrays.
 """
 import collections
+import operator
 
 import numpy
 
@@ -17,7 +18,8 @@ from kumo._searching import where
 from kumo.linalg import _util
 from kumo.linalg._util import LinAlgError
 from kumo.linalg._decompositions import svd
-from kumo.linalg._norms import _abs_sq
+from kumo.linalg._norms import _abs_sq, norm
+from kumo.linalg._products import _zeros_on, matmul
 
 try:
     from numpy.linalg._linalg import SlogdetResult
@@ -119,7 +121,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
         large = uf.greater(s, cutoff)
         s_inv = where(large, uf.reciprocal(where(large, s, _creation.ones((), s.dtype))),
                       _creation.zeros((), s.dtype))
-        return _util.matmul(vt.swapaxes(-1, -2), s_inv[..., None] * u.swapaxes(-1, -2))
+        return matmul(vt.swapaxes(-1, -2), s_inv[..., None] * u.swapaxes(-1, -2))
 
 
 def lstsq(a, b, rcond=None):
@@ -164,10 +166,10 @@ def lstsq(a, b, rcond=None):
         rank = int(red.count_nonzero(large))
         s_inv = where(large, uf.reciprocal(where(large, s, _creation.ones((), rt))), _creation.zeros((), rt))
         bt = b.astype(t, copy=False)
-        y = _util.matmul(_util.conj_t(u), bt) * s_inv[:, None]
-        x = _util.matmul(_util.conj_t(vh), y)
+        y = matmul(_util.conj_t(u), bt) * s_inv[:, None]
+        x = matmul(_util.conj_t(vh), y)
         if rank == n and m > n:
-            r = bt - _util.matmul(a.astype(t, copy=False), x)
+            r = bt - matmul(a.astype(t, copy=False), x)
             resids = red.sum(_abs_sq(r), axis=0).astype(rt, copy=False)
         else:
             resids = _creation.empty((0,), rt)
@@ -200,7 +202,6 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
 def cond(x, p=None):
     """Condition number: ratio of extreme singular values for p None/2/-2,
     else norm(x, p) * norm(inv(x), p); singular matrices give inf."""
-    from kumo.linalg._norms import norm
     x = _util.asarray(x)
     if x.size == 0 and _util.prod(x.shape[-2:]) == 0:
         raise LinAlgError("cond is not defined on empty arrays")
@@ -262,4 +263,40 @@ def tensorinv(a, ind=2):
     return ia.reshape(invshape)
 
 
-__all__ = ["solve", "inv", "pinv", "lstsq", "det", "slogdet", "matrix_rank", "cond", "tensorsolve", "tensorinv"]
+def matrix_power(a, n):
+    """a raised to the integer power n (numpy.linalg.matrix_power); negative
+    powers invert first."""
+    a = _creation.asarray(a)
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("exponent must be an integer") from None
+    if a.ndim < 2:
+        raise numpy.linalg.LinAlgError("%d-dimensional array given. Array must be at least two-dimensional"
+                                       % a.ndim)
+    if a.shape[-1] != a.shape[-2]:
+        raise numpy.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+    if n == 0:
+        res = _zeros_on(a, a.shape, a.dtype)
+        d = res.diagonal(0, -2, -1)
+        d._writeable = True
+        d[...] = 1
+        return res
+    if n < 0:
+        a = inv(a)
+        n = -n
+    if n == 1:
+        return a.copy()
+    result = None
+    power = a
+    while True:
+        if n & 1:
+            result = power if result is None else _core.linalg.matmul(result, power)
+        n >>= 1
+        if not n:
+            return result
+        power = _core.linalg.matmul(power, power)
+
+
+__all__ = ["solve", "inv", "pinv", "lstsq", "det", "slogdet", "matrix_rank", "cond", "tensorsolve", "tensorinv",
+           "matrix_power"]

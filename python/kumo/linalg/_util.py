@@ -15,6 +15,7 @@ from numpy.linalg import LinAlgError
 from kumo import _core
 from kumo import _creation
 from kumo import _ufuncs as uf
+from kumo._manipulation import broadcast_shapes, broadcast_to
 
 ndarray = _core.ndarray
 
@@ -169,22 +170,10 @@ def failed_mask(info):
 
 
 # ---------------------------------------------------------------- products
-def matmul(a, b):
-    """a @ b for stacks of matrices of one dtype (kumo.matmul when the
-    products module has it, else the backend's gemm)."""
-    try:
-        from kumo.linalg._products import matmul as products_matmul
-    except ImportError:
-        products_matmul = None
-    if products_matmul is not None:
-        return products_matmul(a, b)
-    return gemm(a, b)
-
-
+# (kumo.linalg._products.matmul is the full a @ b; the solvers use it.)
 def _gemm_operand(x, batch_shape, batch):
     m, n = x.shape[-2:]
     if x.shape[:-2] != batch_shape and prod(x.shape[:-2]) != 1:
-        from kumo._manipulation import broadcast_to
         x = broadcast_to(x, batch_shape + (m, n))
     xb = prod(x.shape[:-2])
     x3 = x.reshape((xb, m, n))
@@ -198,7 +187,6 @@ def _gemm_operand(x, batch_shape, batch):
 
 def gemm(a, b):
     """Batched a @ b on the backend's gemm; a (..., m, k), b (..., k, n)."""
-    from kumo._manipulation import broadcast_shapes
     m, k = a.shape[-2:]
     n = b.shape[-1]
     batch_shape = tuple(broadcast_shapes(a.shape[:-2], b.shape[:-2]))

@@ -7,15 +7,15 @@ seed and bit generator give the same numbers on the CPU and on a GPU.
 from kumo.random._bit_generator import BitGenerator, Philox4x3210, XORWOW, MRG32k3a
 from kumo.random._generator import Generator, default_rng, attach_distributions
 from kumo.random._legacy import RandomState, get_random_state, set_random_state, seed, module_function
-from kumo.random import _continuous, _discrete
+from kumo.random import _continuous, _discrete, _mixtures
 
-attach_distributions(Generator, (_continuous, _discrete))
-attach_distributions(RandomState, (_continuous, _discrete))
+attach_distributions(Generator, (_continuous, _discrete, _mixtures))
+attach_distributions(RandomState, (_continuous, _discrete, _mixtures))
 
 _LEGACY_NAMES = ["rand", "randn", "randint", "random_integers", "random_sample", "random", "ranf", "sample",
                  "uniform", "normal", "standard_normal", "lognormal", "choice", "shuffle", "permutation", "bytes",
                  "tomaxint", "get_state", "set_state"]
-_DIST_NAMES = list(_continuous.__all__) + list(_discrete.__all__)
+_DIST_NAMES = list(_continuous.__all__) + list(_discrete.__all__) + list(_mixtures.__all__)
 for _name in _LEGACY_NAMES + _DIST_NAMES:
     globals()[_name] = module_function(_name)
 del _name

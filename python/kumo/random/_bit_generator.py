@@ -16,6 +16,7 @@ import numpy
 from kumo import _core
 from kumo._device import Device
 from kumo._kernel import ElementwiseKernel
+from kumo.random._common import normalize_size
 
 _MASK64 = (1 << 64) - 1
 
@@ -224,7 +225,6 @@ class BitGenerator:
     # ---- public extras ----
     def random_raw(self, size=None, output=True):
         """Raw 64-bit outputs (two stream words each) as a uint64 array (0-d for size=None)."""
-        from kumo.random._common import normalize_size
         shape = normalize_size(size)
         shape = () if shape is None else shape
         n = 1

@@ -21,6 +21,8 @@ import operator
 import numpy
 
 from kumo import _core
+from kumo import _manipulation
+from kumo import _ufuncs as uf
 
 ndarray = _core.ndarray
 
@@ -133,14 +135,12 @@ def check(bad, message):
 
 
 def _isnan(p):
-    import kumo
-    return kumo.isnan(p) if isinstance(p, ndarray) else (isinstance(p, float) and p != p)
+    return uf.isnan(p) if isinstance(p, ndarray) else (isinstance(p, float) and p != p)
 
 
 def check_constraint(p, name, cons):
     """Validate a parameter from ``as_param`` like NumPy's check_constraint /
     check_array_constraint: same conditions, same NaN handling, same messages."""
-    import kumo
     if cons == CONS_NONE:
         return
     arr = isinstance(p, ndarray)
@@ -150,35 +150,35 @@ def check_constraint(p, name, cons):
     nan_words = "contains NaNs" if arr else "is NaN"
     if cons == CONS_NON_NEGATIVE:
         if arr:
-            bad = kumo.logical_and(kumo.logical_not(kumo.isnan(p)), kumo.signbit(p))
+            bad = uf.logical_and(uf.logical_not(uf.isnan(p)), uf.signbit(p))
         else:
             bad = p == p and numpy.signbit(p)
         check(bad, name + " < 0")
     elif cons == CONS_NON_NEGATIVE_INT:
-        check(kumo.less(p, 0) if arr else p < 0, name + " < 0")
+        check(uf.less(p, 0) if arr else p < 0, name + " < 0")
     elif cons in (CONS_POSITIVE, CONS_POSITIVE_NOT_NAN):
         if cons == CONS_POSITIVE_NOT_NAN:
             check(_isnan(p), name + " must not be NaN")
-        check(kumo.less_equal(p, 0) if arr else p <= 0, name + " <= 0")
+        check(uf.less_equal(p, 0) if arr else p <= 0, name + " <= 0")
     elif cons == CONS_BOUNDED_0_1:
-        check(_not_all(p, lambda q: kumo.logical_and(kumo.greater_equal(q, 0), kumo.less_equal(q, 1)),
+        check(_not_all(p, lambda q: uf.logical_and(uf.greater_equal(q, 0), uf.less_equal(q, 1)),
                        lambda q: 0 <= q <= 1), "%s < 0, %s > 1 or %s %s" % (name, name, name, nan_words))
     elif cons == CONS_BOUNDED_GT_0_1:
-        check(_not_all(p, lambda q: kumo.logical_and(kumo.greater(q, 0), kumo.less_equal(q, 1)),
+        check(_not_all(p, lambda q: uf.logical_and(uf.greater(q, 0), uf.less_equal(q, 1)),
                        lambda q: 0 < q <= 1), "%s <= 0, %s > 1 or %s contains NaNs" % (name, name, name))
     elif cons == CONS_BOUNDED_LT_0_1:
-        check(_not_all(p, lambda q: kumo.logical_and(kumo.greater_equal(q, 0), kumo.less(q, 1)),
+        check(_not_all(p, lambda q: uf.logical_and(uf.greater_equal(q, 0), uf.less(q, 1)),
                        lambda q: 0 <= q < 1), "%s < 0, %s >= 1 or %s %s" % (name, name, name, nan_words))
     elif cons == CONS_GT_1:
-        check(_not_all(p, lambda q: kumo.greater(q, 1), lambda q: q > 1), "%s <= 1 or %s %s" % (name, name, nan_words))
+        check(_not_all(p, lambda q: uf.greater(q, 1), lambda q: q > 1), "%s <= 1 or %s %s" % (name, name, nan_words))
     elif cons == CONS_GTE_1:
-        check(_not_all(p, lambda q: kumo.greater_equal(q, 1), lambda q: q >= 1),
+        check(_not_all(p, lambda q: uf.greater_equal(q, 1), lambda q: q >= 1),
               "%s < 1 or %s %s" % (name, name, nan_words))
     elif cons == CONS_POISSON:
         if arr:
             # NumPy's array check tests "< 0" first, so NaN reaches the second test.
-            check(kumo.less(p, 0), "%s < 0 or %s contains NaNs" % (name, name))
-            check(kumo.logical_not(kumo.less_equal(p, POISSON_LAM_MAX)), "%s value too large" % name)
+            check(uf.less(p, 0), "%s < 0 or %s contains NaNs" % (name, name))
+            check(uf.logical_not(uf.less_equal(p, POISSON_LAM_MAX)), "%s value too large" % name)
         else:
             check(not p >= 0, "%s < 0 or %s is NaN" % (name, name))
             check(p > POISSON_LAM_MAX, "%s value too large" % name)
@@ -187,9 +187,8 @@ def check_constraint(p, name, cons):
 
 
 def _not_all(p, ok_array, ok_scalar):
-    import kumo
     if isinstance(p, ndarray):
-        return kumo.logical_not(ok_array(p))
+        return uf.logical_not(ok_array(p))
     return not ok_scalar(p)
 
 
@@ -214,8 +213,7 @@ def broadcast_param(p, shape):
     """A kumo array parameter broadcast (as a view) to ``shape``; scalars pass through."""
     if is_scalar(p):
         return p
-    import kumo
-    return kumo.broadcast_to(p, shape) if tuple(p.shape) != tuple(shape) else p
+    return _manipulation.broadcast_to(p, shape) if tuple(p.shape) != tuple(shape) else p
 
 
 def empty(bg, shape, dtype=numpy.float64):

@@ -28,7 +28,8 @@ Algorithms:
   alpha < 0.1 for the same reason).
 * vonmises: Best and Fisher's (1979) wrapped-Cauchy rejection, with NumPy's
   special cases for kappa < 1e-8 (uniform) and kappa > 1e6 (wrapped normal).
-* noncentral_chisquare: the Poisson mixture chi2(df + 2 N), N ~ Poisson(nonc/2).
+* noncentral_chisquare: the Poisson mixture chi2(df + 2 N), N ~ Poisson(nonc/2)
+  (the kernel is here; _mixtures draws N and calls it).
 * wald: Michael, Schucany and Haas' transformation with one rejection step,
   with the root written in a cancellation-free form.
 
@@ -42,14 +43,19 @@ import warnings
 import numpy
 
 from kumo import _core
+from kumo import _numeric
+from kumo import _searching
+from kumo import _ufuncs as uf
+from kumo import linalg as _linalg
 from kumo._kernel import ElementwiseKernel
+from kumo.linalg import _products
 from kumo.random import _common
 from kumo.random._common import (CONS_NON_NEGATIVE, CONS_POSITIVE, CONS_NONE, as_param, check, check_constraint,
                                  is_scalar, output_shape)
 from kumo.random._philox import PHILOX_PREAMBLE
 
 __all__ = ["exponential", "standard_exponential", "gamma", "standard_gamma", "beta", "chisquare",
-           "noncentral_chisquare", "f", "noncentral_f", "standard_t", "standard_cauchy", "laplace", "logistic",
+           "f", "standard_t", "standard_cauchy", "laplace", "logistic",
            "gumbel", "weibull", "pareto", "power", "rayleigh", "triangular", "vonmises", "wald", "dirichlet",
            "multivariate_normal"]
 
@@ -384,39 +390,10 @@ def chisquare(bg, df, size=None):
     return _philox(bg, "chisquare", size, (df,))
 
 
-def _poisson_counts(bg, nonc, shape):
-    """k ~ Poisson(nonc / 2) per output element (0 where nonc is NaN, which
-    the kernels turn into NaN results as NumPy does)."""
-    from kumo.random import _discrete
-    import kumo
-    if is_scalar(nonc):
-        lam = 0.0 if nonc != nonc else 0.5 * nonc
-    else:
-        lam = kumo.where(kumo.isnan(nonc), 0.0, kumo.multiply(nonc, 0.5))
-    return _discrete.poisson(bg, lam, size=shape)
-
-
-def noncentral_chisquare(bg, df, nonc, size=None):
-    df = _param(bg, df, "df", CONS_POSITIVE)
-    nonc = _param(bg, nonc, "nonc", CONS_NON_NEGATIVE)
-    shape = output_shape(size, df, nonc)
-    k = _poisson_counts(bg, nonc, shape)
-    return _launch("noncentral_chisquare", _common.empty(bg, shape), df, nonc, k, _key(bg))
-
-
 def f(bg, dfnum, dfden, size=None):
     dfnum = _param(bg, dfnum, "dfnum", CONS_POSITIVE)
     dfden = _param(bg, dfden, "dfden", CONS_POSITIVE)
     return _philox(bg, "f", size, (dfnum, dfden))
-
-
-def noncentral_f(bg, dfnum, dfden, nonc, size=None):
-    dfnum = _param(bg, dfnum, "dfnum", CONS_POSITIVE)
-    dfden = _param(bg, dfden, "dfden", CONS_POSITIVE)
-    nonc = _param(bg, nonc, "nonc", CONS_NON_NEGATIVE)
-    shape = output_shape(size, dfnum, dfden, nonc)
-    k = _poisson_counts(bg, nonc, shape)
-    return _launch("noncentral_f", _common.empty(bg, shape), dfnum, dfden, nonc, k, _key(bg))
 
 
 def standard_t(bg, df, size=None):
@@ -429,9 +406,8 @@ def standard_t(bg, df, size=None):
 # Location-scale and other inversion samplers
 # ---------------------------------------------------------------------------
 def standard_cauchy(bg, size=None):
-    import kumo
     shape = output_shape(size)
-    return kumo.true_divide(_normal(bg, shape), _normal(bg, shape))
+    return uf.true_divide(_normal(bg, shape), _normal(bg, shape))
 
 
 def laplace(bg, loc=0.0, scale=1.0, size=None):
@@ -473,7 +449,6 @@ def rayleigh(bg, scale=1.0, size=None):
 
 
 def triangular(bg, left, mode, right, size=None):
-    import kumo
     left = as_param(bg, left)
     mode = as_param(bg, mode)
     right = as_param(bg, right)
@@ -482,9 +457,9 @@ def triangular(bg, left, mode, right, size=None):
         check(mode > right, "mode > right")
         check(left == right, "left == right")
     else:
-        check(kumo.greater(left, mode), "left > mode")
-        check(kumo.greater(mode, right), "mode > right")
-        check(kumo.equal(left, right), "left == right")
+        check(uf.greater(left, mode), "left > mode")
+        check(uf.greater(mode, right), "mode > right")
+        check(uf.equal(left, right), "left == right")
     return _u_transform(bg, "triangular", size, (left, mode, right))
 
 
@@ -505,7 +480,6 @@ def wald(bg, mean, scale, size=None):
 # Multivariate
 # ---------------------------------------------------------------------------
 def dirichlet(bg, alpha, size=None):
-    import kumo
     if isinstance(alpha, ndarray):
         alpha_dev = as_param(bg, alpha)
         if alpha_dev.ndim != 1:
@@ -519,7 +493,7 @@ def dirichlet(bg, alpha, size=None):
             raise ValueError("setting an array element with a sequence. The requested array would exceed the "
                              "maximum number of dimension of 1.")
         alpha_dev = _common.to_device(bg, host)
-    check(kumo.less(alpha_dev, 0), "alpha < 0")
+    check(uf.less(alpha_dev, 0), "alpha < 0")
     size = _common.normalize_size(size)
     shape = (() if size is None else size) + (k,)
     if math.prod(shape) == 0:
@@ -528,15 +502,13 @@ def dirichlet(bg, alpha, size=None):
     # Normalised gammas as a softmax of their logarithms. A row whose alphas
     # are all zero has every log at -inf: NumPy gives zeros there.
     m = logg.max(axis=-1, keepdims=True)
-    dead = kumo.equal(m, -numpy.inf)
-    e = kumo.exp(kumo.subtract(logg, kumo.where(dead, 0.0, m)))
+    dead = uf.equal(m, -numpy.inf)
+    e = uf.exp(uf.subtract(logg, _searching.where(dead, 0.0, m)))
     total = e.sum(axis=-1, keepdims=True)
-    return kumo.where(dead, 0.0, kumo.true_divide(e, total))
+    return _searching.where(dead, 0.0, uf.true_divide(e, total))
 
 
 def multivariate_normal(bg, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
-    import kumo
-    import kumo.linalg
     if method not in ("svd", "eigh", "cholesky"):
         raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
     mean = as_param(bg, mean)
@@ -568,21 +540,21 @@ def multivariate_normal(bg, mean, cov, size=None, check_valid="warn", tol=1e-8, 
     if method == "cholesky":
         # Cholesky raises LinAlgError for a matrix that is not positive
         # definite, as NumPy's does.
-        factor = kumo.linalg.cholesky(cov).T
+        factor = _linalg.cholesky(cov).T
     elif method == "eigh":
-        s, u = kumo.linalg.eigh(cov)
-        if check_valid != "ignore" and bool(kumo.less(s, -tol).any()):
+        s, u = _linalg.eigh(cov)
+        if check_valid != "ignore" and bool(uf.less(s, -tol).any()):
             not_psd()
-        factor = kumo.multiply(u, kumo.sqrt(kumo.absolute(s))).T
+        factor = uf.multiply(u, uf.sqrt(uf.absolute(s))).T
     else:
-        _, s, vh = kumo.linalg.svd(cov)
+        _, s, vh = _linalg.svd(cov)
         if check_valid != "ignore":
-            recon = kumo.matmul(kumo.multiply(vh.T, s), vh)
-            if not kumo.allclose(recon, cov, rtol=tol, atol=tol):
+            recon = _products.matmul(uf.multiply(vh.T, s), vh)
+            if not _numeric.allclose(recon, cov, rtol=tol, atol=tol):
                 not_psd()
-        factor = kumo.multiply(kumo.sqrt(s)[:, None], vh)
+        factor = uf.multiply(uf.sqrt(s)[:, None], vh)
     x = _normal(bg, final_shape).reshape((-1, n))
-    y = kumo.add(kumo.matmul(x, factor), mean)
+    y = uf.add(_products.matmul(x, factor), mean)
     return y.reshape(final_shape)
 
 

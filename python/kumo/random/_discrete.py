@@ -37,20 +37,22 @@ Decisions:
   needs no memory proportional to sum(colors) (NumPy's 'count' allocates that
   and may raise MemoryError; kumo's never does).
 """
-import math
 import numbers
 
 import numpy
 
 from kumo import _core
+from kumo import _creation
+from kumo import _manipulation
+from kumo import _ufuncs as uf
 from kumo._kernel import ElementwiseKernel
 from kumo.random import _common
 from kumo.random._common import (CONS_BOUNDED_0_1, CONS_BOUNDED_GT_0_1, CONS_BOUNDED_LT_0_1, CONS_GT_1,
-                                 CONS_NON_NEGATIVE_INT, CONS_POISSON, CONS_POSITIVE_NOT_NAN, POISSON_LAM_MAX,
-                                 as_param, check, check_constraint, is_scalar, output_shape)
+                                 CONS_NON_NEGATIVE_INT, CONS_POISSON, as_param, check, check_constraint, is_scalar,
+                                 output_shape)
 from kumo.random._philox import PHILOX_PREAMBLE
 
-__all__ = ["binomial", "poisson", "geometric", "negative_binomial", "hypergeometric", "logseries", "zipf",
+__all__ = ["binomial", "poisson", "geometric", "hypergeometric", "logseries", "zipf",
            "multinomial", "multivariate_hypergeometric"]
 
 ndarray = _core.ndarray
@@ -489,40 +491,14 @@ def geometric(bg, p, size=None):
     return out
 
 
-def negative_binomial(bg, n, p, size=None):
-    """Failures before the n-th success: Poisson(Gamma(n, (1 - p) / p))."""
-    import kumo
-    from kumo.random import _continuous
-    n = _float_param(bg, n, "n", CONS_POSITIVE_NOT_NAN)
-    p = _float_param(bg, p, "p", CONS_BOUNDED_GT_0_1)
-    # NumPy's bound: the gamma's mean + 10 sigma must stay a valid Poisson lam.
-    if is_scalar(p):
-        scale = (1.0 - p) / p
-    else:
-        scale = kumo.divide(kumo.subtract(1.0, p), p)
-    spread = n + 10.0 * math.sqrt(n) if is_scalar(n) else kumo.add(n, kumo.multiply(kumo.sqrt(n), 10.0))
-    bound = scale * spread if is_scalar(scale) and is_scalar(spread) else kumo.multiply(spread, scale)
-    check(_param_any(bound, lambda b: kumo.greater(b, POISSON_LAM_MAX), lambda b: b > POISSON_LAM_MAX),
-          "n too large or p too small, see Generator.negative_binomial Notes")
-    shape = output_shape(size, n, p)
-    out = _empty_int(bg, shape)
-    if out.size == 0:
-        return out
-    gam = _continuous.standard_gamma(bg, n, size=shape)
-    lam = kumo.multiply(gam, scale)
-    _get("poisson")(lam, bg._next_key(), out)
-    return out
-
-
 def hypergeometric(bg, ngood, nbad, nsample, size=None):
     """Good items among nsample drawn without replacement from ngood good and nbad bad ones."""
-    import kumo
     ngood = _int_param(bg, ngood)
     nbad = _int_param(bg, nbad)
     nsample = _int_param(bg, nsample)
 
     def any_ge(p, limit):
-        return _param_any(p, lambda a: kumo.greater_equal(a, limit), lambda a: a >= limit)
+        return _param_any(p, lambda a: uf.greater_equal(a, limit), lambda a: a >= limit)
 
     check(any_ge(ngood, _HYPERGEOMETRIC_MAX) or any_ge(nbad, _HYPERGEOMETRIC_MAX),
           "both ngood and nbad must be less than %d" % _HYPERGEOMETRIC_MAX)
@@ -530,7 +506,7 @@ def hypergeometric(bg, ngood, nbad, nsample, size=None):
     if all(is_scalar(x) for x in (ngood, nbad, nsample)):
         short = ngood + nbad < nsample
     else:
-        short = _nonempty(ngood, nbad, nsample) and bool(kumo.less(kumo.add(ngood, nbad), nsample).any())
+        short = _nonempty(ngood, nbad, nsample) and bool(uf.less(uf.add(ngood, nbad), nsample).any())
     check(short, "ngood + nbad < nsample")
     check_constraint(ngood, "ngood", CONS_NON_NEGATIVE_INT)
     check_constraint(nbad, "nbad", CONS_NON_NEGATIVE_INT)
@@ -558,7 +534,6 @@ def zipf(bg, a, size=None):
 def multinomial(bg, n, pvals, size=None):
     """Counts of n trials over the categories of pvals (last axis); the last
     probability is implied by the others, as in NumPy."""
-    import kumo
     pv_host = None
     if isinstance(pvals, ndarray):
         pv = as_param(bg, pvals, numpy.float64)
@@ -574,8 +549,8 @@ def multinomial(bg, n, pvals, size=None):
         over = bool(numpy.any(head_sum > 1.0 + 1e-12))
         pv = _common.to_device(bg, pv_host)
     else:
-        bad = pv.size > 0 and not bool(kumo.logical_and(kumo.greater_equal(pv, 0), kumo.less_equal(pv, 1)).all())
-        over = pv.size > 0 and bool(kumo.greater(pv[..., :-1].sum(axis=-1), 1.0 + 1e-12).any())
+        bad = pv.size > 0 and not bool(uf.logical_and(uf.greater_equal(pv, 0), uf.less_equal(pv, 1)).all())
+        over = pv.size > 0 and bool(uf.greater(pv[..., :-1].sum(axis=-1), 1.0 + 1e-12).any())
     check(bad, "pvals < 0, pvals > 1 or pvals contains NaNs")
     check(over, "sum(pvals[:-1]) > 1.0" if pv.ndim == 1 else "sum(pvals[...,:-1]) > 1.0")
     n = _int_param(bg, n)
@@ -589,8 +564,8 @@ def multinomial(bg, n, pvals, size=None):
     if rows == 0:
         return out
     with bg.device:
-        n_rows = kumo.broadcast_to(kumo.asarray(numpy.int64(n)) if is_scalar(n) else n, batch)
-        pv_rows = kumo.broadcast_to(pv, batch + (k,))
+        n_rows = _manipulation.broadcast_to(_creation.asarray(numpy.int64(n)) if is_scalar(n) else n, batch)
+        pv_rows = _manipulation.broadcast_to(pv, batch + (k,))
     _get("multinomial")(n_rows, pv_rows, k, bg._next_key(), out)
     return out
 
@@ -641,9 +616,8 @@ def multivariate_hypergeometric(bg, colors, nsample, size=None, method="marginal
     rows = int(numpy.prod(shape, dtype=numpy.int64))
     if rows == 0 or k == 0:
         return out
-    import kumo
     colors_dev = _common.to_device(bg, c)
     with bg.device:
-        ns = kumo.full(shape, nsample, dtype=numpy.int64)
+        ns = _creation.full(shape, nsample, dtype=numpy.int64)
     _get("mvhg_" + method)(ns, colors_dev, k, total, bg._next_key(), out)
     return out

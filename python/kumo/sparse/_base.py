@@ -12,6 +12,12 @@ import numpy
 
 from kumo import _core
 from kumo import _creation
+from kumo import _manipulation
+from kumo._creation import ascontiguousarray
+from kumo._interop import asnumpy
+from kumo._manipulation import broadcast_to
+from kumo._reductions import count_nonzero
+from kumo._ufuncs import negative
 
 _sp = _core.sparse
 _ndarray = _core.ndarray
@@ -282,14 +288,13 @@ class _spbase:
         """The same matrix as a SciPy sparse object of this class's name (a host copy)."""
         sps = _scipy_sparse()
         cls = getattr(sps, type(self).__name__)
-        from kumo import asnumpy as h
         m = self._m
         if self.format == "coo":
-            coords = (h(m.col),) if self._vec else (h(m.row), h(m.col))
-            out = cls((h(m.data), coords), shape=self.shape)
+            coords = (asnumpy(m.col),) if self._vec else (asnumpy(m.row), asnumpy(m.col))
+            out = cls((asnumpy(m.data), coords), shape=self.shape)
             out.has_canonical_format = m.canonical
             return out
-        return cls((h(m.data), h(m.indices), h(m.indptr)), shape=self.shape)
+        return cls((asnumpy(m.data), asnumpy(m.indices), asnumpy(m.indptr)), shape=self.shape)
 
     def __repr__(self):
         kind = "array" if self._is_array else "matrix"
@@ -416,7 +421,6 @@ class _spbase:
 
     def count_nonzero(self):
         """Number of nonzero values once duplicates are summed (explicit zeros do not count)."""
-        from kumo import count_nonzero
         return int(count_nonzero(_sp.sum_duplicates(self._m).data))
 
     def sum_duplicates(self):
@@ -442,7 +446,6 @@ class _spbase:
             fmt = "csc" if self.format == "csc" else "csr"
             return self._elementwise(other, _sp.multiply, fmt)
         # Dense: the stored entries times the broadcast operand at their places.
-        from kumo import broadcast_to
         dense = _asarray(other)
         if self._vec and dense.ndim == 2:
             return self._multiply_rows(dense)
@@ -469,8 +472,6 @@ class _spbase:
         outer product (col @ row); all through SpGEMM, so products that are zero are not stored. The
         format is that of SciPy's products: a CSC or BSR left operand scaled by a (1, 1) or a row stays
         CSC, or BSR (of its blocksize, or (R, 1) for a row); everything else is CSR."""
-        from kumo.sparse._construct import diags_array
-
         def rows_cols(x):
             return (1, x.shape[0]) if x.ndim == 1 else x.shape
 
@@ -490,7 +491,7 @@ class _spbase:
         elif a_shape == shape or b_shape == shape:
             full, vec = (a, b) if a_shape == shape else (b, a)
             vec_shape = b_shape if a_shape == shape else a_shape
-            d = diags_array(vec.toarray().reshape(-1))
+            d = _ROUTINES["diags_array"](vec.toarray().reshape(-1))
             case = "row" if vec_shape[0] == 1 else "column"
             result = full @ d if case == "row" else d @ full
             result = result.tocsr()
@@ -508,19 +509,18 @@ class _spbase:
     def _multiply_rows(self, dense):
         """A 1-d array times a 2-d dense (k, n) or (k, 1): the array broadcast to k rows, each times its row
         of dense (a 2-d COO array, as NumPy's broadcasting and SciPy)."""
-        import kumo
         n = self.shape[0]
         k = dense.shape[0]
         try:
-            b = kumo.broadcast_to(dense, (k, n))
+            b = _manipulation.broadcast_to(dense, (k, n))
         except ValueError:
             raise ValueError(f"inconsistent shapes {self.shape} and {dense.shape}") from None
         coo = _sp.tocoo(self._m) if self.format != "coo" else self._m
         nnz = coo.nnz
         index = coo.col.dtype
-        row = kumo.repeat(kumo.arange(k, dtype=index), nnz)
-        col = kumo.tile(coo.col, k)
-        data = kumo.tile(coo.data, k) * b[row, col]
+        row = _manipulation.repeat(_creation.arange(k, dtype=index), nnz)
+        col = _manipulation.tile(coo.col, k)
+        data = _manipulation.tile(coo.data, k) * b[row, col]
         return _CLASSES[("coo", True)]._wrap(_sp.make_coo(data, row, col, (k, n)))
 
     # ---- arithmetic helpers ----
@@ -577,7 +577,6 @@ class _spbase:
             raise ValueError(f"matmul: dimension mismatch with signature (n,k={n}),(k={k},1?)->(n,1?)")
         r = _sp.matmul(self._m, x)  # (1,) or (1, m): the row times x
         if x.ndim == 1:
-            from kumo import asnumpy
             return asnumpy(r)[0]
         return r.reshape(-1)
 
@@ -633,7 +632,6 @@ class _spbase:
             raise ValueError("Scalar operands are not allowed, use '*' instead")
         if self._vec:
             # x @ v is v @ x^T: the row times x's rows.
-            from kumo import ascontiguousarray
             return self._vec_product(x if x.ndim == 1 else ascontiguousarray(x.T), x.shape[-1])
         m = self._m if self.format in ("csr", "csc") else _sp.tocsr(self._m)
         return _sp.rmatmul(x, m)
@@ -675,7 +673,6 @@ class _spbase:
     def __neg__(self):
         if self.dtype == numpy.bool_:
             raise NotImplementedError("negating a boolean sparse array is not supported")
-        from kumo import negative
         return self._like(_with_data(self._m, negative(self._m.data)))
 
     def __pos__(self):
@@ -721,8 +718,7 @@ class spmatrix:
     _is_array = False
 
     def __pow__(self, n):
-        from kumo.sparse.linalg._matfuncs import matrix_power
-        return matrix_power(self, n)
+        return _ROUTINES["matrix_power"](self, n)
 
     def getH(self):
         """The conjugate transpose (SciPy's *_matrix getH)."""
@@ -761,4 +757,11 @@ def _from_scipy(s):
     return make(a(s.data), a(s.indices), a(s.indptr), s.shape)
 
 
+# The classes of each format, (format, is_array) -> class, filled in by the
+# modules that define them (_formats, _dia, _bsr).
 _CLASSES = {}
+# The routines of the modules above this one that methods here need, filled
+# in by those modules as they are imported, as the classes fill _CLASSES:
+# "diags_array" (_construct) and "matrix_power" (kumo.sparse.linalg._matfuncs).
+# kumo.sparse imports both before it returns.
+_ROUTINES = {}

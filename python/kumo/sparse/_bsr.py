@@ -3,6 +3,11 @@ import numbers
 
 import numpy
 
+from kumo import _manipulation
+from kumo import _reductions
+from kumo import _statistics
+from kumo._interop import asnumpy
+from kumo._reductions import count_nonzero
 from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _convert, _from_scipy, _is_scalar,
                                _is_scipy_sparse, _shape_arg, _sp, _spbase, sparray, spmatrix)
 from kumo.sparse._dia import axis_getnnz
@@ -101,7 +106,6 @@ class _bsr_base(_compressed_base):
     def get(self, stream=None):
         """The same matrix as a SciPy bsr object (a host copy)."""
         import scipy.sparse
-        from kumo import asnumpy
         cls = getattr(scipy.sparse, type(self).__name__)
         m = self._m
         return cls((asnumpy(m.data), asnumpy(m.indices), asnumpy(m.indptr)), shape=self.shape)
@@ -111,7 +115,6 @@ class _bsr_base(_compressed_base):
         only the total for BSR)."""
         if axis is not None:
             return self.tocsr().count_nonzero(axis=axis)
-        from kumo import count_nonzero
         return int(count_nonzero(_sp.sum_duplicates(_sp.tocsr(self._m)).data))
 
 
@@ -134,12 +137,11 @@ class bsr_matrix(spmatrix, _bsr_base):
 
     def _stored_per(self, axis):
         """Stored entries per column (0) or row (1): every stored R x C block holds R * C."""
-        import kumo
         r, c = self.blocksize
         if axis == 1:
-            return kumo.repeat(kumo.diff(self._m.indptr).astype(numpy.int64) * c, r)
-        blocks = kumo.bincount(self._m.indices, minlength=self.shape[1] // c)
-        return kumo.repeat(blocks.astype(numpy.int64) * r, c)
+            return _manipulation.repeat(_reductions.diff(self._m.indptr).astype(numpy.int64) * c, r)
+        blocks = _statistics.bincount(self._m.indices, minlength=self.shape[1] // c)
+        return _manipulation.repeat(blocks.astype(numpy.int64) * r, c)
 
 
 _CLASSES.update({("bsr", True): bsr_array, ("bsr", False): bsr_matrix})

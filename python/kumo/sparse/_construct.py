@@ -10,7 +10,7 @@ import warnings
 
 import numpy
 
-from kumo.sparse._base import _CLASSES, _asarray, _convert, _is_scipy_sparse, _sp, _spbase, sparray
+from kumo.sparse._base import _asarray, _CLASSES, _convert, _is_scipy_sparse, _ROUTINES, _sp, _spbase, sparray
 from kumo.sparse._bsr import bsr_array, bsr_matrix  # noqa: F401 (registers the format)
 from kumo.sparse._dia import dia_array, dia_matrix
 from kumo.sparse._formats import coo_array, coo_matrix
@@ -336,3 +336,6 @@ def random(m, n, density=0.01, format="coo", dtype=None, rng=None, data_rvs=None
     """random_array's sparse matrix (scipy.sparse.random); data_rvs(n) gives the values."""
     rng = random_state if rng is None else rng
     return _random((m, n), density, format, dtype, rng, data_rvs, False)
+
+
+_ROUTINES["diags_array"] = diags_array  # for _spbase._broadcast_multiply

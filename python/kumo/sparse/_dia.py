@@ -5,6 +5,10 @@ import operator
 
 import numpy
 
+from kumo import _creation
+from kumo import _interop
+from kumo._interop import asnumpy
+from kumo._reductions import count_nonzero
 from kumo.sparse._base import (_CLASSES, _FORMAT_OF, _VALUE_OPS, _asarray, _convert, _is_scalar, _is_scipy_sparse,
                                _shape_arg, _sp, _spbase, sparray, spmatrix)
 from kumo.sparse._ops import _CompareMixin, _MethodsMixin
@@ -89,7 +93,6 @@ class _dia_base(_CompareMixin, _MethodsMixin, _spbase):
     def get(self, stream=None):
         """The same matrix as a SciPy dia object (a host copy)."""
         import scipy.sparse
-        from kumo import asnumpy
         cls = getattr(scipy.sparse, type(self).__name__)
         return cls((asnumpy(self._m.data), asnumpy(self._m.offsets)), shape=self.shape)
 
@@ -98,15 +101,13 @@ class _dia_base(_CompareMixin, _MethodsMixin, _spbase):
         only the total for DIA)."""
         if axis is not None:
             return self.tocsr().count_nonzero(axis=axis)
-        from kumo import count_nonzero
         return int(count_nonzero(_sp.tocsr(self._m).data))
 
     def _stored_per(self, axis):
         """Stored places inside the matrix (data[k, j] is (j - offsets[k], j), for j below the data's
         width), per column (0) or row (1); they add up to nnz. From the offsets alone (host metadata)."""
-        import kumo
         rows, cols = self.shape
-        offsets = kumo.asnumpy(self._m.offsets)
+        offsets = _interop.asnumpy(self._m.offsets)
         width = min(self._m.data.shape[1] if self._m.data.ndim == 2 else 0, cols)
         if axis == 1:
             j = numpy.arange(rows)[:, None] + offsets[None, :]
@@ -115,7 +116,7 @@ class _dia_base(_CompareMixin, _MethodsMixin, _spbase):
             j = numpy.arange(cols)[:, None]
             i = j - offsets[None, :]
             count = ((j < width) & (i >= 0) & (i < rows)).sum(axis=1)
-        return kumo.asarray(count.astype(numpy.int64)).to_device(self._m.offsets.device)
+        return _creation.asarray(count.astype(numpy.int64)).to_device(self._m.offsets.device)
 
 
 def axis_getnnz(self, axis=None):

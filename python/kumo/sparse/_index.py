@@ -18,7 +18,9 @@ import warnings
 import numpy
 
 from kumo import _creation
-from kumo.sparse._base import _CLASSES, _fresh, _sp, _spbase, _is_scipy_sparse
+from kumo._creation import asarray
+from kumo._interop import asnumpy
+from kumo.sparse._base import _CLASSES, _fresh, _is_scipy_sparse, _sp, _spbase
 
 _INT_TYPES = (int, numpy.integer)
 
@@ -34,7 +36,6 @@ class SparseEfficiencyWarning(SparseWarning):
 
 def _host(item):
     """item as a NumPy array (kumo arrays copied to the host)."""
-    from kumo import asnumpy
     return numpy.asarray(asnumpy(item) if hasattr(item, "__dlpack__") and not isinstance(item, numpy.ndarray)
                          else item)
 
@@ -168,7 +169,6 @@ class _IndexMixin:
 
     def _entry(self, m, row, col):
         """The value at (row, col) of C++ matrix m, as a NumPy scalar."""
-        from kumo import asnumpy
         return asnumpy(_sp.get_entries(m, _k([row]), _k([col])))[0]
 
     def __getitem__(self, key):
@@ -183,7 +183,6 @@ class _IndexMixin:
         """The selection as the key asks (SciPy's rules): a *_matrix stays 2-d; an *_array's selection is
         reshaped to the key's shape when it differs (a COO result), a scalar padded by None becomes a 1-element
         array (sparse of this class for COO and 1-d arrays, dense otherwise)."""
-        from kumo import asarray
         scalar = isinstance(res, numpy.generic)
         if not self._is_array:
             if new_shape == () or (len(new_shape) == 1 and not scalar):
@@ -264,7 +263,6 @@ class _IndexMixin:
         index, _ = _parse_key(key, self.shape)
         # A 1-d array is assigned through its (1, n) row.
         row, col = (0,) + index if self._vec else index
-        from kumo import asnumpy
         if isinstance(x, _spbase) or _is_scipy_sparse(x):
             x = x.toarray()
         x = numpy.asarray(asnumpy(x) if hasattr(x, "__dlpack__") and not isinstance(x, numpy.ndarray) else x,

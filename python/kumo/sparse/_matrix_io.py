@@ -7,13 +7,15 @@ so files go both ways between kumo and SciPy.
 """
 import numpy
 
+from kumo._interop import asnumpy
+from kumo._io import load, savez, savez_compressed
+from kumo._manipulation import stack
 from kumo.sparse._base import _CLASSES, _is_scipy_sparse, _spbase, sparray
 
 
 def save_npz(file, matrix, compressed=True):
     """Writes a sparse matrix (kumo or SciPy) to `file` (a path, '.npz' appended when
     missing, or a binary file object), deflated unless compressed=False."""
-    from kumo import savez, savez_compressed
     if _is_scipy_sparse(matrix):
         matrix = _CLASSES[(matrix.format, isinstance(matrix, _scipy_sparray()))](matrix) \
             if matrix.format in ("coo", "csr", "csc", "dia", "bsr") else None
@@ -27,7 +29,6 @@ def save_npz(file, matrix, compressed=True):
     elif fmt == "dia":
         arrays.update(offsets=matrix.offsets)
     elif matrix.ndim == 1:
-        from kumo import stack
         arrays.update(coords=stack(matrix.coords))  # SciPy's layout of a 1-d COO array
     else:
         arrays.update(row=matrix.row, col=matrix.col)
@@ -46,7 +47,6 @@ def _scipy_sparray():
 def load_npz(file):
     """Reads a sparse matrix written by save_npz (kumo's or SciPy's): the
     *_array class when the file says so, else the *_matrix class."""
-    from kumo import asnumpy, load
     with load(file) as loaded:
         fmt = loaded.get("format")
         if fmt is None:

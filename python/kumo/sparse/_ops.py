@@ -16,6 +16,13 @@ import warnings
 
 import numpy
 
+from kumo import _creation
+from kumo import _indexing
+from kumo import _interop
+from kumo import _reductions
+from kumo import _rounding
+from kumo import _statistics
+from kumo import _ufuncs as uf
 from kumo.sparse._base import _asarray, _convert, _fresh, _is_scalar, _is_scipy_sparse, _sp, _spbase, _with_data
 from kumo.sparse._index import SparseEfficiencyWarning
 
@@ -24,14 +31,9 @@ _SPARSITY_KEEPING = ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad"
                      "rad2deg", "rint", "sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc")
 
 
-def _kumo():
-    import kumo
-    return kumo
-
-
 def _scalar(a):
     """A 0-d kumo array as a NumPy scalar (SciPy's scalar results)."""
-    return _kumo().asnumpy(a)[()]
+    return _interop.asnumpy(a)[()]
 
 
 def _axis(axis):
@@ -85,7 +87,7 @@ def _into(result, out):
 def _unary(name):
     def method(self):
         m = self._summed()
-        return self._like(_with_data(m, getattr(_kumo(), name)(m.data)))
+        return self._like(_with_data(m, getattr(uf, name)(m.data)))
 
     method.__name__ = name
     method.__doc__ = f"Elementwise {name} of the stored values (duplicates summed first), as numpy.{name}."
@@ -114,11 +116,11 @@ class _MethodsMixin:
 
     def __abs__(self):
         m = self._summed()
-        return self._like(_with_data(m, _kumo().absolute(m.data)))
+        return self._like(_with_data(m, uf.absolute(m.data)))
 
     def __round__(self, ndigits=0):
         m = self._summed()
-        return self._like(_with_data(m, _kumo().around(m.data, decimals=ndigits)))
+        return self._like(_with_data(m, _rounding.around(m.data, decimals=ndigits)))
 
     def power(self, n, dtype=None):
         """Elementwise power of the stored values; n is a nonzero scalar (SciPy's restriction)."""
@@ -148,14 +150,13 @@ class _MethodsMixin:
     def sum(self, axis=None, dtype=None, out=None):
         """Sum of all entries, or per column (axis 0) / row (1); integers sum in int64/uint64."""
         axis = self._axis(axis)
-        kumo = _kumo()
         acc = _sum_dtype(self.dtype)
         # bool duplicates add as NumPy's bools (logical or) before the integer sum, as SciPy's.
         base = self._entries()
         if self.dtype == numpy.bool_:
             base = _sp.sum_duplicates(base if self.format in ("coo", "csr", "csc") else _convert(base, "csr"))
         if axis is None:
-            total = kumo.sum(base.data, dtype=acc)
+            total = _reductions.sum(base.data, dtype=acc)
             if dtype is not None:
                 total = total.astype(numpy.dtype(dtype))
             return _into(total, out) if out is not None else _scalar(total)
@@ -164,9 +165,9 @@ class _MethodsMixin:
         if m.dtype != acc:
             m = _sp.astype(m, acc)
         if axis == 0:
-            vec = _sp.rmatmul(kumo.ones(self.shape[0], dtype=acc), m)
+            vec = _sp.rmatmul(_creation.ones(self.shape[0], dtype=acc), m)
         else:
-            vec = _sp.matmul(m, kumo.ones(self.shape[1], dtype=acc))
+            vec = _sp.matmul(m, _creation.ones(self.shape[1], dtype=acc))
         if dtype is not None:
             vec = vec.astype(numpy.dtype(dtype))
         return _into(self._shape_axis_result(vec, axis), out)
@@ -180,7 +181,7 @@ class _MethodsMixin:
         count = self._m.shape[0] * self._m.shape[1] if axis is None else self.shape[axis]
         s = self.astype(inter).sum(axis=axis, dtype=inter)
         if axis is None:
-            total = _kumo().asarray(s) / count if count else _kumo().asarray(numpy.nan, dtype=inter)
+            total = _creation.asarray(s) / count if count else _creation.asarray(numpy.nan, dtype=inter)
             total = total.astype(res)
             return _into(total, out) if out is not None else _scalar(total)
         return _into((s / count if count else s).astype(res), out)
@@ -231,12 +232,11 @@ class _MethodsMixin:
 
     def _nnz_per(self, m, axis):
         """Stored entries of C++ matrix m per column (axis 0) or row (1)."""
-        kumo = _kumo()
         if isinstance(m, _sp.Coo):
-            return kumo.bincount(m.col if axis == 0 else m.row, minlength=self.shape[axis ^ 1])
+            return _statistics.bincount(m.col if axis == 0 else m.row, minlength=self.shape[axis ^ 1])
         if (axis == 1) == isinstance(m, _sp.Csr):
-            return kumo.diff(m.indptr)
-        return kumo.bincount(m.indices, minlength=self.shape[axis ^ 1])
+            return _reductions.diff(m.indptr)
+        return _statistics.bincount(m.indices, minlength=self.shape[axis ^ 1])
 
     def count_nonzero(self, axis=None):
         """Nonzero values once duplicates are summed (explicit zeros do not count), in all or per axis."""
@@ -251,16 +251,15 @@ class _MethodsMixin:
     def trace(self, offset=0):
         """Sum of diagonal `offset`."""
         d = self.diagonal(k=offset)
-        return _scalar(_kumo().sum(d, dtype=_sum_dtype(self.dtype)))
+        return _scalar(_reductions.sum(d, dtype=_sum_dtype(self.dtype)))
 
     def nonzero(self):
         """(row, col) of the stored entries whose values are nonzero, in storage order (duplicates as stored)."""
-        kumo = _kumo()
         coo = self._m if self.format == "coo" else _sp.tocoo(self._m)
         keep = coo.data != 0
         if self._vec:
-            return (kumo.extract(keep, coo.col),)
-        return kumo.extract(keep, coo.row), kumo.extract(keep, coo.col)
+            return (_indexing.extract(keep, coo.col),)
+        return _indexing.extract(keep, coo.row), _indexing.extract(keep, coo.col)
 
     def setdiag(self, values, k=0):
         """Sets diagonal k to values (a scalar, or one value per place from the start; extra values are
@@ -274,9 +273,8 @@ class _MethodsMixin:
         if (k > 0 and k >= cols) or (k < 0 and -k >= rows):
             raise ValueError("k exceeds array dimensions")
         k = operator.index(k)
-        kumo = _kumo()
         if hasattr(values, "__dlpack__") and not isinstance(values, (numpy.ndarray, numpy.generic)):
-            values = kumo.asnumpy(values)
+            values = _interop.asnumpy(values)
         values = numpy.asarray(values)
         broadcast = values.ndim == 0
         length = max(min(rows + k, cols) if k < 0 else min(rows, cols - k), 0)
@@ -300,7 +298,7 @@ class _MethodsMixin:
                 def stored_on(m):
                     coo = _sp.tocoo(m)
                     on = (coo.col - coo.row == k) & ((coo.row if k >= 0 else coo.col) < length)
-                    return int(kumo.count_nonzero(on))
+                    return int(_reductions.count_nonzero(on))
                 as_csr = _convert(self._m, "csr")
                 m = _sp.sum_duplicates(as_csr)
                 stored = stored_on(m)
@@ -335,7 +333,8 @@ class _MethodsMixin:
             m = _sp.astype(m, target)
         if fmt not in ("csr", "csc"):
             m = _convert(m, "csr")
-        out = _sp.set_entries(m, kumo.asarray(i), kumo.asarray(j), kumo.asarray(numpy.ascontiguousarray(x)))
+        out = _sp.set_entries(m, _creation.asarray(i), _creation.asarray(j),
+                              _creation.asarray(numpy.ascontiguousarray(x)))
         if fmt == "bsr":
             out = _sp.tobsr(out, self.blocksize)
         elif fmt not in ("csr", "csc"):
@@ -383,33 +382,32 @@ class _MethodsMixin:
         if any(s < 0 for s in shape):
             raise ValueError("'shape' elements cannot be negative")
         shape = (1,) + shape if self._vec else shape
-        kumo = _kumo()
         coo = self._m if self.format == "coo" else _sp.tocoo(self._m)
         keep = (coo.row < shape[0]) & (coo.col < shape[1])
-        new = _sp.make_coo(kumo.extract(keep, coo.data), kumo.extract(keep, coo.row), kumo.extract(keep, coo.col),
+        new = _sp.make_coo(_indexing.extract(keep, coo.data), _indexing.extract(keep, coo.row),
+                           _indexing.extract(keep, coo.col),
                            shape)
         self._m = _convert(new, self.format)
 
     # ---- maximum / minimum ----
 
     def _max_min(self, other, name):
-        kumo = _kumo()
         fmt = "csc" if self.format == "csc" else "csr"
         if _is_scalar(other):
             other_is_dense = (name == "maximum" and other > 0) or (name == "minimum" and other < 0)
             if other_is_dense:
                 warnings.warn(f"Taking {name} with {'> 0' if name == 'maximum' else '< 0'} number results to a "
                               "dense matrix.", SparseEfficiencyWarning, stacklevel=3)
-                dense = kumo.full(self.shape, other, dtype=numpy.result_type(self.dtype, other))
+                dense = _creation.full(self.shape, other, dtype=numpy.result_type(self.dtype, other))
                 r = self._elementwise(self._sibling(fmt)(dense), getattr(_sp, name), fmt)
                 # SciPy: this class again (a COO or DIA one too), made from the dense result.
                 return r if r.format == self.format else r.asformat(self.format)
             m = _sp.sum_duplicates(_convert(self._m, fmt))
-            return self._make(fmt, _with_data(m, getattr(kumo, name)(m.data, other)))
+            return self._make(fmt, _with_data(m, getattr(uf, name)(m.data, other)))
         if isinstance(other, _spbase) or _is_scipy_sparse(other):
             other = other if isinstance(other, _spbase) else self._sibling(other.format)(other)
             return self._elementwise(other, getattr(_sp, name), fmt)
-        return getattr(kumo, name)(self.toarray(), _asarray(other))
+        return getattr(uf, name)(self.toarray(), _asarray(other))
 
     def __truediv__(self, other):
         """Division by a scalar (sparse), a dense array (sparse COO: the product with its reciprocal, in their
@@ -418,7 +416,7 @@ class _MethodsMixin:
         if _is_scalar(other):
             return _spbase.__truediv__(self, other)
         if _is_dense(other):
-            return self.multiply(_kumo().true_divide(1.0, _asarray(other)))
+            return self.multiply(uf.true_divide(1.0, _asarray(other)))
         a = self.astype(numpy.float64) if numpy.can_cast(self.dtype, numpy.float64) else self
         if isinstance(other, _spbase) or _is_scipy_sparse(other):
             if self.shape != other.shape:
@@ -455,12 +453,12 @@ class _CompareMixin:
 
     def _all_but(self, m):
         """The bool matrix true everywhere m (a C++ bool matrix) is not."""
-        return self._sibling(self._cmp_format())(_kumo().logical_not(_sp.toarray(m)).reshape(self.shape))
+        return self._sibling(self._cmp_format())(uf.logical_not(_sp.toarray(m)).reshape(self.shape))
 
     def _scalar_compare(self, ufunc, other):
         """The stored values compared with a scalar (op(0, other) is false, so the rest stays false)."""
         m = _sp.sum_duplicates(_convert(self._m, self._cmp_format()))
-        return _sp.eliminate_zeros(_with_data(m, getattr(_kumo(), ufunc)(m.data, other)))
+        return _sp.eliminate_zeros(_with_data(m, getattr(uf, ufunc)(m.data, other)))
 
     def _sparse_operand(self, other):
         other = other if isinstance(other, _spbase) else self._sibling(other.format)(other)
@@ -501,7 +499,7 @@ class _CompareMixin:
         if _is_scalar(other):
             if numpy.isnan(other):
                 _warn("Comparing a sparse matrix with nan using != is inefficient")
-                return type(self)(_kumo().ones(self.shape, dtype=numpy.bool_))
+                return type(self)(_creation.ones(self.shape, dtype=numpy.bool_))
             if other != 0:
                 _warn("Comparing a sparse matrix with a nonzero scalar using != is inefficient, "
                       "try using == instead.")

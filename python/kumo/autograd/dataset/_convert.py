@@ -10,16 +10,21 @@ import numbers
 
 import numpy
 
-import kumo
 from kumo import _core
+from kumo import _creation
+from kumo import _interop
+from kumo import _manipulation
 from kumo._device import Device
+from kumo._namespace import package
 
 
 class _ConverterDevice(Device):
     """The device a converter receives: a kumo.Device that can also ``send``
     arrays there, like Chainer's ``backend.Device``."""
 
-    xp = kumo
+    @property
+    def xp(self):
+        return package()  # the array module: kumo itself, on every device
 
     def send(self, arrays):
         return to_device(self, arrays)
@@ -59,15 +64,16 @@ def get_device(device_spec):
 def _pinned_to_cuda(a, device):
     """Copies a NumPy array to a CUDA device through a pinned staging buffer."""
     if a.nbytes == 0:
-        return kumo.asarray(a, device=device.name)
-    mem = kumo.get_default_pinned_memory_pool().malloc(a.nbytes)
+        return _creation.asarray(a, device=device.name)
+    # The pool as kumo's namespace names it, so one that replaces it there is used.
+    mem = package().get_default_pinned_memory_pool().malloc(a.nbytes)
     # A NumPy view of the pinned block; the copy to the device is synchronous
     # (the core waits on the stream), so the block can go back to the pool as
     # soon as asarray returns.
     raw = (ctypes.c_ubyte * a.nbytes).from_address(mem.ptr)
     staged = numpy.frombuffer(raw, dtype=a.dtype, count=a.size).reshape(a.shape)
     numpy.copyto(staged, a, casting="no")
-    out = kumo.array(staged, device=device.name)  # always a copy: the block is reused
+    out = _creation.array(staged, device=device.name)  # always a copy: the block is reused
     del staged, raw, mem
     return out
 
@@ -75,20 +81,20 @@ def _pinned_to_cuda(a, device):
 def _send(x, device):
     if x is None:
         return None
-    if isinstance(x, kumo.ndarray):
+    if isinstance(x, _core.ndarray):
         if x.device == device:
             return x
         if device.type == "cuda" and x.device == "cpu":
             # Host batches (stacked from kumo host arrays) take the pinned path too.
             _core.check_device(device.name)
-            return _pinned_to_cuda(kumo.asnumpy(x), device)
+            return _pinned_to_cuda(_interop.asnumpy(x), device)
         return x.to_device(device)
     if isinstance(x, (numpy.ndarray, numpy.generic)):
         a = numpy.asarray(x)
         if device.type == "cuda":
             _core.check_device(device.name)  # a clear error when CUDA is unavailable
             return _pinned_to_cuda(a, device)
-        return kumo.asarray(a)
+        return _creation.asarray(a)
     if isinstance(x, tuple):
         return tuple(_send(v, device) for v in x)
     if isinstance(x, list):
@@ -147,29 +153,29 @@ def converter():
 
 
 def _is_array(x):
-    return isinstance(x, (numpy.ndarray, kumo.ndarray))
+    return isinstance(x, (numpy.ndarray, _core.ndarray))
 
 
 def _concat_arrays(arrays, padding):
     if not _is_array(arrays[0]):
         arrays = numpy.asarray(arrays)
-    on_kumo = isinstance(arrays, list) and any(isinstance(a, kumo.ndarray) for a in arrays)
+    on_kumo = isinstance(arrays, list) and any(isinstance(a, _core.ndarray) for a in arrays)
     if padding is None:
         if on_kumo:
-            return kumo.stack(arrays)
-        return kumo.asarray(numpy.stack(list(arrays)) if isinstance(arrays, list) else arrays)
+            return _manipulation.stack(arrays)
+        return _creation.asarray(numpy.stack(list(arrays)) if isinstance(arrays, list) else arrays)
     shape = tuple(arrays[0].shape)
     for a in arrays[1:]:
         if len(a.shape) != len(shape):
             raise ValueError("padding needs examples of the same number of dimensions, got shapes %s and %s"
                              % (tuple(arrays[0].shape), tuple(a.shape)))
         shape = tuple(max(s, t) for s, t in zip(shape, a.shape))
-    xp = kumo if on_kumo else numpy
-    kw = {"device": arrays[0].device} if on_kumo and isinstance(arrays[0], kumo.ndarray) else {}
-    result = xp.full((len(arrays),) + shape, padding, dtype=arrays[0].dtype, **kw)
+    full = _creation.full if on_kumo else numpy.full
+    kw = {"device": arrays[0].device} if on_kumo and isinstance(arrays[0], _core.ndarray) else {}
+    result = full((len(arrays),) + shape, padding, dtype=arrays[0].dtype, **kw)
     for i, src in enumerate(arrays):
         result[(i,) + tuple(slice(n) for n in src.shape)] = src
-    return result if on_kumo else kumo.asarray(result)
+    return result if on_kumo else _creation.asarray(result)
 
 
 def _concat_examples(batch, device=None, padding=None):

@@ -2,6 +2,9 @@
 iterator base class (``chainer.dataset.Iterator``)."""
 import numpy
 
+from kumo import _core
+from kumo import _interop
+
 
 def _is_index_list(index):
     """A list or an integer array (not 0-d) selects several examples at once."""
@@ -9,15 +12,13 @@ def _is_index_list(index):
         return True
     if isinstance(index, numpy.ndarray):
         return index.ndim > 0
-    import kumo
-    return isinstance(index, kumo.ndarray) and index.ndim > 0
+    return isinstance(index, _core.ndarray) and index.ndim > 0
 
 
 def _host_indices(index):
     """An index array (NumPy or kumo, any device) as a list of Python ints."""
     if not isinstance(index, numpy.ndarray):
-        import kumo
-        index = kumo.asnumpy(index)
+        index = _interop.asnumpy(index)
     return index.tolist()
 
 

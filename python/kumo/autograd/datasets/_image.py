@@ -8,8 +8,9 @@ import zipfile
 
 import numpy
 
-import kumo
+from kumo import _creation
 from kumo.autograd.dataset._mixin import DatasetMixin
+from kumo.autograd.datasets._basic import TupleDataset
 
 _pillow = {}
 
@@ -37,7 +38,7 @@ def _read_image(path, dtype):
         image = numpy.asarray(f, dtype=dtype)
     if image.ndim == 2:
         image = image[..., None]
-    return kumo.asarray(numpy.ascontiguousarray(image.transpose(2, 0, 1)))
+    return _creation.asarray(numpy.ascontiguousarray(image.transpose(2, 0, 1)))
 
 
 class ImageDataset(DatasetMixin):
@@ -81,7 +82,7 @@ class LabeledImageDataset(DatasetMixin):
     def get_example(self, i):
         path, label = self._pairs[i]
         image = _read_image(os.path.join(self._root, path), self._dtype)
-        return image, kumo.asarray(numpy.array(label, dtype=self._label_dtype))
+        return image, _creation.asarray(numpy.array(label, dtype=self._label_dtype))
 
 
 def _read_pairs(name):
@@ -148,7 +149,7 @@ class LabeledZippedImageDataset(DatasetMixin):
 
     def get_example(self, i):
         path, label = self._pairs[i]
-        return self._zipfile.get_example(path), kumo.asarray(numpy.array(label, dtype=self._label_dtype))
+        return self._zipfile.get_example(path), _creation.asarray(numpy.array(label, dtype=self._label_dtype))
 
 
 class MultiZippedImageDataset(DatasetMixin):
@@ -182,7 +183,6 @@ def get_digits(withlabel=True, ndim=1, scale=1.0, dtype=None, label_dtype=numpy.
     """
     from sklearn.datasets import load_digits  # scikit-learn ships the data: no download
 
-    from kumo.autograd.datasets._basic import TupleDataset
 
     digits = load_digits()
     images = digits.data.astype(numpy.float64) * (scale / 16.0)
@@ -202,7 +202,7 @@ def get_digits(withlabel=True, ndim=1, scale=1.0, dtype=None, label_dtype=numpy.
     n_train = len(images) - len(images) // 5
 
     def part(sl):
-        x = kumo.asarray(images[sl])
-        return TupleDataset(x, kumo.asarray(labels[sl])) if withlabel else x
+        x = _creation.asarray(images[sl])
+        return TupleDataset(x, _creation.asarray(labels[sl])) if withlabel else x
 
     return part(slice(0, n_train)), part(slice(n_train, None))

@@ -10,7 +10,15 @@ import numbers
 
 import numpy
 
-import kumo
+from kumo import _core
+from kumo import _creation
+from kumo import _device
+from kumo import _interop
+from kumo import _misc
+from kumo import _ufuncs as uf
+from kumo import linalg as _linalg
+from kumo import random as _random
+
 
 __all__ = ["Initializer", "Constant", "Zero", "One", "NaN", "Identity", "Normal", "LeCunNormal", "GlorotNormal",
            "HeNormal", "Uniform", "LeCunUniform", "GlorotUniform", "HeUniform", "Orthogonal", "generate_array",
@@ -18,11 +26,11 @@ __all__ = ["Initializer", "Constant", "Zero", "One", "NaN", "Identity", "Normal"
 
 
 def _is_array(x):
-    return isinstance(x, (kumo.ndarray, numpy.ndarray))
+    return isinstance(x, (_core.ndarray, numpy.ndarray))
 
 
 def _device_of(array):
-    return kumo.Device(str(array.device)) if isinstance(array, kumo.ndarray) else kumo.Device("cpu")
+    return _device.Device(str(array.device)) if isinstance(array, _core.ndarray) else _device.Device("cpu")
 
 
 def _check_dtype(init, array):
@@ -33,11 +41,11 @@ def _check_dtype(init, array):
 
 def _assign(array, values):
     """array[...] = values on array's device, cast to its dtype."""
-    if isinstance(array, kumo.ndarray):
-        values = kumo.asarray(values, device=str(array.device))  # copies only across devices
+    if isinstance(array, _core.ndarray):
+        values = _creation.asarray(values, device=str(array.device))  # copies only across devices
         array[...] = values.astype(array.dtype, copy=False)
     else:
-        array[...] = numpy.asarray(kumo.asnumpy(values) if isinstance(values, kumo.ndarray) else values,
+        array[...] = numpy.asarray(_interop.asnumpy(values) if isinstance(values, _core.ndarray) else values,
                                    dtype=array.dtype)
 
 
@@ -114,7 +122,7 @@ class Identity(Initializer):
         if len(shape) != 2 or shape[0] != shape[1]:
             raise ValueError("Identity matrix initialization can only be used for 2D squared matrices.")
         with _device_of(array):
-            _assign(array, kumo.identity(shape[0]) * self.scale)
+            _assign(array, _creation.identity(shape[0]) * self.scale)
 
 
 def _rng_kwarg(name, kwargs):
@@ -146,7 +154,7 @@ class _Random(Initializer):
             _assign(array, self._draw(self.rng, param, tuple(array.shape)))
         else:
             with _device_of(array):
-                _assign(array, self._draw(kumo.random, param, tuple(array.shape)))
+                _assign(array, self._draw(_random, param, tuple(array.shape)))
 
 
 class _NormalBase(_Random):
@@ -288,7 +296,7 @@ class Orthogonal(Initializer):
     def __call__(self, array):
         _check_dtype(self, array)
         shape = tuple(array.shape)
-        r = self.rng if self.rng is not None else kumo.random
+        r = self.rng if self.rng is not None else _random
         with _device_of(array):
             if not shape:  # a random sign
                 _assign(array, self.scale * (2 * int(r.randint(2)) - 1))
@@ -301,13 +309,13 @@ class Orthogonal(Initializer):
                 raise ValueError("Cannot make orthogonal {}. shape = {}, interpreted as {}-dim input and {}-dim "
                                  "output.".format(self.mode, shape, in_dim, out_dim))
             transpose = in_dim > out_dim
-            a = kumo.asarray(r.normal(size=(out_dim, in_dim)))
+            a = _creation.asarray(r.normal(size=(out_dim, in_dim)))
             if transpose:
                 a = a.T
             # Q of a Gaussian matrix is Haar-distributed once the signs of
             # R's diagonal are folded into it.
-            q, rr = kumo.linalg.qr(a)
-            q = q * kumo.copysign(kumo.asarray(self.scale, dtype=q.dtype), kumo.diagonal(rr))
+            q, rr = _linalg.qr(a)
+            q = q * uf.copysign(_creation.asarray(self.scale, dtype=q.dtype), _misc.diagonal(rr))
             if transpose:
                 q = q.T
             _assign(array, q.reshape(shape))
@@ -325,7 +333,7 @@ def generate_array(initializer, shape, xp=None, dtype=None, device=None):
     if xp is numpy:
         array = numpy.empty(shape, dtype=dtype)
     else:
-        array = kumo.empty(shape, dtype=dtype, device=None if device is None else str(device))
+        array = _creation.empty(shape, dtype=dtype, device=None if device is None else str(device))
     initializer(array)
     return array
 

@@ -10,6 +10,9 @@ import weakref
 
 import numpy
 
+from kumo import _core
+from kumo import _creation
+from kumo import _interop
 from kumo.autograd.iterators._serial import _EpochIterator
 
 
@@ -134,9 +137,8 @@ class _HostArray:
 
 
 def _to_picklable(x):
-    import kumo
-    if isinstance(x, kumo.ndarray):
-        return _HostArray(kumo.asnumpy(x))
+    if isinstance(x, _core.ndarray):
+        return _HostArray(_interop.asnumpy(x))
     if isinstance(x, tuple):
         return tuple(_to_picklable(v) for v in x)
     if isinstance(x, list):
@@ -148,8 +150,7 @@ def _to_picklable(x):
 
 def _from_picklable(x):
     if isinstance(x, _HostArray):
-        import kumo
-        return kumo.asarray(x.value)
+        return _creation.asarray(x.value)
     if isinstance(x, tuple):
         return tuple(_from_picklable(v) for v in x)
     if isinstance(x, list):

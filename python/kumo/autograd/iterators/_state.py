@@ -4,6 +4,9 @@ import collections
 
 import numpy
 
+from kumo import _core
+from kumo import _interop
+
 IteratorState = collections.namedtuple("IteratorState", ("current_position", "epoch", "is_new_epoch", "order"))
 
 
@@ -12,8 +15,7 @@ def host_order(order):
     if order is None:
         return None
     if not isinstance(order, numpy.ndarray):
-        import kumo
-        order = kumo.asnumpy(order) if isinstance(order, kumo.ndarray) else numpy.asarray(order)
+        order = _interop.asnumpy(order) if isinstance(order, _core.ndarray) else numpy.asarray(order)
     return order
 
 

@@ -2,9 +2,8 @@
 ``chainer.links.Maxout`` / ``PReLU``)."""
 import numpy
 
-import kumo
-from kumo.autograd import functions as F
-from kumo.autograd import initializers
+from kumo import _creation
+from kumo.autograd import functions as F, initializers
 from kumo.autograd.links.connection import Linear
 from kumo.autograd.links.link import Chain, Link, Parameter
 
@@ -15,7 +14,7 @@ def _reshaped_initializer(init, inner_shape):
     (out_size, pool_size, ...) layout."""
 
     def fill(array):
-        tmp = kumo.empty(inner_shape, dtype=array.dtype, device=str(array.device))
+        tmp = _creation.empty(inner_shape, dtype=array.dtype, device=str(array.device))
         init(tmp)
         array[...] = tmp.reshape(tuple(array.shape))
 

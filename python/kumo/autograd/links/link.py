@@ -1,11 +1,12 @@
-"""Parameter, Link, Chain, ChainList (Chainer's ``chainer.Parameter``,
-``chainer.Link``, ``chainer.Chain``, ``chainer.ChainList``).
+"""Parameter, Link, Chain, ChainList, Sequential (Chainer's ``chainer.Parameter``,
+``chainer.Link``, ``chainer.Chain``, ``chainer.ChainList``, ``chainer.Sequential``).
 
 A Parameter is a Python subclass of the C++ Variable: functions take it as
 they take any Variable, and it adds what training needs (its initializer,
 lazy initialization, the optimizer's update rule). A Link owns parameters and
 persistent values; a Chain owns named child links, a ChainList a list of
-them. Paths such as ``'/l1/W'`` name them from the root.
+them, a Sequential a list it calls in order (here, not in sequential.py,
+since Link.repeat makes one). Paths such as ``'/l1/W'`` name them from the root.
 """
 import contextlib
 import copy as copy_module
@@ -13,8 +14,11 @@ import warnings
 
 import numpy
 
-import kumo
 from kumo import _core
+from kumo import _creation
+from kumo import _device
+from kumo import _interop
+from kumo._namespace import package
 from kumo.autograd import initializers
 
 _Variable = _core.autograd.Variable
@@ -26,7 +30,7 @@ _variable_grad = _Variable.grad
 def _placeholder():
     # The C++ Variable needs an array; an uninitialized Parameter holds an
     # empty one that Parameter.array hides.
-    return kumo.empty((0,), dtype=numpy.float32)
+    return _creation.empty((0,), dtype=numpy.float32)
 
 
 def _device_name(device):
@@ -34,21 +38,21 @@ def _device_name(device):
         return "cpu"
     if isinstance(device, int):
         return "cuda:%d" % device
-    if isinstance(device, kumo.Device):
+    if isinstance(device, _device.Device):
         return device.name
     name = str(device)
     if name == "@numpy":
         return "cpu"
     if name.startswith("@cupy:"):
         return "cuda:" + name[len("@cupy:"):]
-    return kumo.Device(name).name
+    return _device.Device(name).name
 
 
 def _send(array, device_name):
     """array on the named device (itself when it is there already)."""
-    if array is None or not isinstance(array, (kumo.ndarray, numpy.ndarray)):
+    if array is None or not isinstance(array, (_core.ndarray, numpy.ndarray)):
         return array
-    return kumo.asarray(array, device=device_name)  # copies only across devices
+    return _creation.asarray(array, device=device_name)  # copies only across devices
 
 
 def _variable_deepcopy(self, memo):
@@ -63,18 +67,18 @@ def _variable_deepcopy(self, memo):
 
 
 def _recover_variable(data, requires_grad, name, grad, device):
-    with kumo.Device(device):
-        v = _Variable(kumo.asarray(data), requires_grad=requires_grad, name=name)
+    with _device.Device(device):
+        v = _Variable(_creation.asarray(data), requires_grad=requires_grad, name=name)
         if grad is not None:
-            v.grad = kumo.asarray(grad)
+            v.grad = _creation.asarray(grad)
     return v
 
 
 def _variable_reduce(self):
     # Pickles a Variable (a link's state) through NumPy arrays, graph-free.
     grad = self.grad
-    return _recover_variable, (kumo.asnumpy(self.array), self.requires_grad, self.name,
-                               None if grad is None else kumo.asnumpy(grad), str(self.array.device))
+    return _recover_variable, (_interop.asnumpy(self.array), self.requires_grad, self.name,
+                               None if grad is None else _interop.asnumpy(grad), str(self.array.device))
 
 
 if "__deepcopy__" not in _Variable.__dict__:
@@ -83,12 +87,14 @@ if "__reduce__" not in _Variable.__dict__:
     _Variable.__reduce__ = _variable_reduce
 
 
-class _Device(kumo.Device):
+class _Device(_device.Device):
     """The device of a link or parameter: a kumo.Device that also answers
     Chainer's device questions (``xp``, ``send``), which optimizers and
     updaters written against Chainer ask."""
 
-    xp = kumo
+    @property
+    def xp(self):
+        return package()  # the array module: kumo itself, on every device
 
     def send(self, arrays):
         """Arrays (or nested tuples, lists, dicts of them) on this device."""
@@ -119,8 +125,8 @@ class Parameter(_Variable):
             initializer = initializers.Constant(initializer)
         self._initial_device = "cpu"
         self._grad_initializer = None
-        if shape is None and isinstance(initializer, (kumo.ndarray, numpy.ndarray)):
-            data = initializer if isinstance(initializer, kumo.ndarray) else kumo.asarray(initializer, device="cpu")
+        if shape is None and isinstance(initializer, (_core.ndarray, numpy.ndarray)):
+            data = initializer if isinstance(initializer, _core.ndarray) else _creation.asarray(initializer, device="cpu")
             super().__init__(data, requires_grad=True, name=name)
             self._initialized = True
             self._initial_device = str(data.device)
@@ -129,13 +135,13 @@ class Parameter(_Variable):
             self._initialized = False
             self._grad_initializer = initializers.NaN(getattr(initializer, "dtype", None))
         else:
-            if isinstance(initializer, (kumo.ndarray, numpy.ndarray)):
+            if isinstance(initializer, (_core.ndarray, numpy.ndarray)):
                 initializer = initializers.Constant(initializer)
             # Created on the host, as Chainer creates parameters; to_device moves them.
             data = initializers.generate_array(initializer, shape, device="cpu")
             super().__init__(data, requires_grad=True, name=name)
             self._initialized = True
-            self.grad = kumo.full_like(data, numpy.nan)
+            self.grad = _creation.full_like(data, numpy.nan)
         self.update_rule = None
         self.initializer = initializer
 
@@ -149,8 +155,8 @@ class Parameter(_Variable):
     def array(self, value):
         if value is None:
             raise TypeError("Parameter.array cannot be set to None")
-        if not isinstance(value, kumo.ndarray):
-            value = kumo.asarray(value, device=self._initial_device if not self._initialized else
+        if not isinstance(value, _core.ndarray):
+            value = _creation.asarray(value, device=self._initial_device if not self._initialized else
                                  str(_variable_array.__get__(self).device))
         if self._initialized and tuple(value.shape) == tuple(self.shape) and value.dtype == self.dtype:
             _variable_array.__set__(self, value)
@@ -206,7 +212,7 @@ class Parameter(_Variable):
 
     @property
     def xp(self):
-        return kumo
+        return package()
 
     def __len__(self):
         if not self._initialized:
@@ -218,7 +224,7 @@ class Parameter(_Variable):
         the parameter was sent to), and the gradient as ``cleargrad`` /
         ``zerograd`` left it: None, zeros or NaN."""
         shape = tuple(shape) if not isinstance(shape, int) else (shape,)
-        if isinstance(self.initializer, (kumo.ndarray, numpy.ndarray)):
+        if isinstance(self.initializer, (_core.ndarray, numpy.ndarray)):
             self.initializer = initializers.Constant(self.initializer)
         data = initializers.generate_array(self.initializer, shape, device=self._initial_device)
         grad = None
@@ -273,7 +279,7 @@ class Parameter(_Variable):
         """Moves the array and gradient to ``device`` ('cpu', 'cuda', 'cuda:N',
         a kumo.Device or Chainer's '@numpy' / '@cupy:N')."""
         name = _device_name(device)
-        with kumo.Device(name):  # raises kumo's error where the device is unavailable
+        with _device.Device(name):  # raises kumo's error where the device is unavailable
             pass
         self._initial_device = name
         if self._initialized:
@@ -311,7 +317,7 @@ class Parameter(_Variable):
         # Pickles through NumPy arrays (the C++ variable itself is not
         # picklable); the gradient and the update rule come along.
         def host(a):
-            return None if a is None else kumo.asnumpy(a)
+            return None if a is None else _interop.asnumpy(a)
 
         state = {k: v for k, v in self.__dict__.items() if k not in ("_initialized", "_initial_device")}
         return _recover_parameter, (host(self.array), self.name, host(self.grad), self._initial_device, state)
@@ -337,18 +343,18 @@ def _recover_parameter(data, name, grad, device, state):
         _Variable.__init__(p, _placeholder(), requires_grad=True, name=name)
         p._initialized = False
     else:
-        with kumo.Device(device):
-            _Variable.__init__(p, kumo.asarray(data), requires_grad=True, name=name)
+        with _device.Device(device):
+            _Variable.__init__(p, _creation.asarray(data), requires_grad=True, name=name)
             p._initialized = True
             if grad is not None:
-                p.grad = kumo.asarray(grad)
+                p.grad = _creation.asarray(grad)
     p._initial_device = device
     p.__dict__.update(state)
     return p
 
 
 def _is_array(x):
-    return isinstance(x, (kumo.ndarray, numpy.ndarray))
+    return isinstance(x, (_core.ndarray, numpy.ndarray))
 
 
 def _is_shape(value):
@@ -522,7 +528,7 @@ class Link:
         if copy_persistent:
             for name in self._persistent:
                 d, s = dst[name], src[name]
-                if isinstance(d, kumo.ndarray) and _is_array(s):
+                if isinstance(d, _core.ndarray) and _is_array(s):
                     d[...] = _send(s, str(d.device))
                 else:
                     dst[name] = copy_module.deepcopy(s)
@@ -586,15 +592,13 @@ class Link:
             data = serializer(name, param.array)
             if not param.is_initialized and data is not None:
                 param.initialize(data.shape)
-                param.array[...] = _send(kumo.asarray(data) if isinstance(data, numpy.ndarray) else data,
+                param.array[...] = _send(_creation.asarray(data) if isinstance(data, numpy.ndarray) else data,
                                          str(param.array.device))
         for name in sorted(self._persistent):
             d[name] = serializer(name, d[name])
 
     def repeat(self, n_repeat, mode="init"):
         """A Sequential of ``n_repeat`` copies of this link (``copy(mode)``)."""
-        from kumo.autograd.links.sequential import Sequential
-
         ret = Sequential()
         if n_repeat <= 0:
             return ret
@@ -613,13 +617,13 @@ class Link:
 
     @property
     def xp(self):
-        return kumo
+        return package()
 
     def to_device(self, device):
         """Moves every parameter and persistent array of the hierarchy to
         ``device`` ('cpu', 'cuda', 'cuda:N', a kumo.Device); returns self."""
         name = _device_name(device)
-        with kumo.Device(name):  # kumo's error before anything moves where the device is unavailable
+        with _device.Device(name):  # kumo's error before anything moves where the device is unavailable
             pass
         for link in self.links():
             link._to_device_local(name)
@@ -882,3 +886,157 @@ class ChainList(Link):
         super().serialize(serializer)
         for idx, child in enumerate(self._children):
             child.serialize(serializer["%d" % idx])
+
+
+class Sequential(ChainList):
+    """``Sequential(L.Linear(3, 4), F.relu, L.Linear(4, 2))``: calling it
+    applies the layers in order (a tuple result is unpacked into the next
+    layer's arguments)."""
+
+    def __init__(self, *layers):
+        super().__init__()
+        self._layers = []
+        for layer in layers:
+            self.append(layer)
+
+    def __len__(self):
+        return len(self._layers)
+
+    def __getitem__(self, i):
+        return self._layers[i]
+
+    def __setitem__(self, i, layer):
+        if i >= len(self):
+            raise ValueError("{} should be less than {}".format(i, len(self)))
+        if not callable(layer):
+            raise ValueError("All elements of a Sequential class should be callable. But given {} is not callable."
+                             .format(layer))
+        if self._layers[i] is not layer:
+            del self[i]
+            self.insert(i, layer)
+
+    def __delitem__(self, i):
+        layer = self._layers.pop(i)
+        if isinstance(layer, Link):
+            self._children = [c for c in self._children if c is not layer]
+            self._rename()
+
+    def __iter__(self):
+        return iter(self._layers)
+
+    def __reversed__(self):
+        return reversed(self._layers)
+
+    def __contains__(self, item):
+        return item in self._layers
+
+    def __add__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError("add (+) operator supports only objects of Sequential class, but {} is given."
+                             .format(str(type(other))))
+        ret = Sequential()
+        for layer in list(self) + list(other):
+            ret.append(layer)
+        return ret
+
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError("add (+) operator supports only objects of Sequential class, but {} is given."
+                             .format(str(type(other))))
+        for layer in list(other):
+            self.append(layer)
+        return self
+
+    def forward(self, *x):
+        if not self._layers:
+            raise RuntimeError("Sequential does not have any layer.")
+        for layer in self._layers:
+            x = layer(*x) if isinstance(x, tuple) else layer(x)
+        return x
+
+    def __str__(self):
+        lines = "".join("  ({}): {},\n".format(i, getattr(layer, "__name__", None) or str(layer))
+                        for i, layer in enumerate(self))
+        return "{}({})".format(type(self).__name__, "\n" + lines if lines else "")
+
+    def _rename(self):
+        for i, link in enumerate(self._children):
+            link.name = str(i)
+
+    def append(self, layer):
+        self.insert(len(self), layer)
+
+    def extend(self, sequential):
+        for layer in list(sequential):
+            self.append(layer)
+
+    def insert(self, i, layer):
+        n = len(self._layers)
+        if not -n <= i < n + 1:
+            raise IndexError("Index out of range: {}".format(i))
+        if i < 0:
+            i += n
+        if not callable(layer):
+            raise ValueError("All elements of the argument should be callable. But given {} is not callable."
+                             .format(layer))
+        self._layers.insert(i, layer)
+        if isinstance(layer, Link):
+            # The children keep the order of the links among the layers.
+            position = sum(1 for x in self._layers[:i] if isinstance(x, Link))
+            self._children.insert(position, layer)
+            self._rename()
+
+    def remove(self, layer):
+        if layer not in self:
+            raise ValueError("There is no layer object that is same as {}".format(layer))
+        del self[self.index(layer)]
+
+    def remove_by_layer_type(self, type_name):
+        for layer in list(self):
+            if _type_name(layer) == type_name:
+                self.remove(layer)
+
+    def pop(self, i=-1):
+        layer = self._layers[i]
+        del self[i]
+        return layer
+
+    def clear(self):
+        self._children = []
+        self._layers = []
+
+    def index(self, layer, start=None, end=None):
+        return self._layers[start:end].index(layer)
+
+    def count(self, layer):
+        return self._layers.count(layer)
+
+    def count_by_layer_type(self, type_name):
+        return sum(1 for layer in self._layers if _type_name(layer) == type_name)
+
+    def copy(self, mode="share"):
+        ret = Sequential()
+        for layer in self:
+            ret.append(layer.copy(mode) if isinstance(layer, Link) else copy_module.copy(layer))
+        return ret
+
+    def copyparams(self, link, copy_persistent=True):
+        if not isinstance(link, Sequential):
+            raise ValueError("Objects other than Sequential object cannot be copied to a Sequential object.")
+        for idx, child in enumerate(self):
+            if isinstance(child, Link):
+                child.copyparams(link[idx], copy_persistent)
+
+    def flatten(self):
+        """The layers of nested Sequentials spliced into one."""
+        ret = Sequential()
+        for layer in self:
+            if isinstance(layer, Sequential):
+                ret.extend(layer.flatten())
+            else:
+                ret.append(layer)
+        return ret
+
+
+def _type_name(layer):
+    return type(layer).__name__ if isinstance(layer, Link) else getattr(layer, "__name__", None)

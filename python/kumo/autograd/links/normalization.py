@@ -2,9 +2,8 @@
 ``LayerNormalization``, ``GroupNormalization``)."""
 import numpy
 
-import kumo
-from kumo.autograd import functions as F
-from kumo.autograd import initializers
+from kumo import _creation
+from kumo.autograd import functions as F, initializers
 from kumo.autograd._config import config
 from kumo.autograd.links.link import Link, Parameter
 
@@ -91,8 +90,8 @@ class BatchNormalization(Link):
             self._initialize_params(tuple(d for i, d in enumerate(x.shape) if i not in axis))
         shape = tuple(self.avg_mean.shape)
         with self.device:
-            gamma = self.gamma if self.gamma is not None else kumo.ones(shape, dtype=self._highprec_dtype)
-            beta = self.beta if self.beta is not None else kumo.zeros(shape, dtype=self._highprec_dtype)
+            gamma = self.gamma if self.gamma is not None else _creation.ones(shape, dtype=self._highprec_dtype)
+            beta = self.beta if self.beta is not None else _creation.zeros(shape, dtype=self._highprec_dtype)
         if config.train:
             if finetune:
                 self.N += 1

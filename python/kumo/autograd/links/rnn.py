@@ -2,11 +2,10 @@
 StatelessGRU, StatefulGRU and the NStep* links)."""
 import numpy
 
-import kumo
-from kumo.autograd import Variable
-from kumo.autograd import functions as F
-from kumo.autograd import initializers
+from kumo import _creation
+from kumo.autograd import functions as F, initializers
 from kumo.autograd._config import config
+from kumo.autograd._variable import Variable
 from kumo.autograd.links.connection import Linear
 from kumo.autograd.links.link import Chain, ChainList, Link, Parameter
 
@@ -55,7 +54,7 @@ class LSTMBase(Chain):
 
 def _zeros_state(link, rows, size, dtype):
     with link.device:
-        return Variable(kumo.zeros((rows, size), dtype=dtype), requires_grad=False)
+        return Variable(_creation.zeros((rows, size), dtype=dtype), requires_grad=False)
 
 
 class StatelessLSTM(LSTMBase):
@@ -285,7 +284,7 @@ class NStepRNNBase(ChainList):
         """Zeros of shape (n_layers * direction, len(xs), out_size)."""
         shape = (self.n_layers * self.direction, len(xs), self.out_size)
         with self.device:
-            return Variable(kumo.zeros(shape, dtype=xs[0].dtype), requires_grad=False)
+            return Variable(_creation.zeros(shape, dtype=xs[0].dtype), requires_grad=False)
 
     def rnn(self, *args):
         raise NotImplementedError()
@@ -312,11 +311,11 @@ class NStepRNNBase(ChainList):
             if hx is None:
                 hx = self.init_hx(sorted_xs)
             else:
-                hx = F.get_item(hx, (slice(None), kumo.asarray(order)))
+                hx = F.get_item(hx, (slice(None), _creation.asarray(order)))
             hxs.append(hx)
         dropout = self.dropout if config.train else 0.0
         result = self.rnn(self.n_layers, dropout, *hxs, self.ws, self.bs, _transpose_sequence(sorted_xs))
-        hys = [F.get_item(h, (slice(None), kumo.asarray(inverse))) for h in result[:-1]]
+        hys = [F.get_item(h, (slice(None), _creation.asarray(inverse))) for h in result[:-1]]
         ys_sorted = _untranspose_sequence(list(result[-1]), [x.shape[0] for x in sorted_xs])
         ys = [ys_sorted[i] for i in inverse]
         return hys, ys

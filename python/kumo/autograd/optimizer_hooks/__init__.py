@@ -3,8 +3,9 @@ ones (WeightDecay, Lasso, GradientHardClipping) and GradientClipping's
 rescale run as one fused launch per parameter group inside a fused optimizer
 update; called directly (``hook(rule, param)``) they work on one parameter."""
 
-import kumo
 from kumo import _core
+from kumo import _dtypes
+from kumo._namespace import package
 
 __all__ = ["WeightDecay", "Lasso", "GradientClipping", "GradientHardClipping", "GradientNoise", "GradientLARS",
            "exponential_decay_noise"]
@@ -102,8 +103,8 @@ class GradientClipping:
             for g in grads:
                 if g is None:
                     continue
-                if g.dtype == kumo.float16:
-                    g = g.astype(kumo.float32)
+                if g.dtype == _dtypes.float16:
+                    g = g.astype(_dtypes.float32)
                 by_kind.setdefault((str(g.dtype), str(g.device)), []).append(g)
             for arrays in by_kind.values():
                 total += _engine.sum_squares(arrays)
@@ -157,7 +158,7 @@ class GradientNoise:
         g = param.grad
         if g is None:
             return
-        noise = self.noise_func(kumo, g.shape, g.dtype, self, rule)
+        noise = self.noise_func(package(), g.shape, g.dtype, self, rule)
         g += noise
 
 

@@ -2,6 +2,7 @@
 updates of all parameters run as one fused multi-tensor kernel per group
 (see _base.py and autograd/optimizers/ in the C++ core)."""
 
+from kumo import _core
 from kumo.autograd.optimizers._base import (GradientMethod, Hyperparameter, HyperparameterProxy, Optimizer,
                                             UpdateRule)
 
@@ -83,7 +84,6 @@ del _name, _rid, _params, _r, _o
 
 
 def _adam_alpha_t(self):
-    from kumo import _core
     if self.t == 0:
         raise RuntimeError("Can't determine the learning rate of Adam optimizer because the update steps have not "
                            "been started.")

@@ -14,8 +14,11 @@ import collections
 import math
 import warnings
 
-import kumo
 from kumo import _core
+from kumo import _creation
+from kumo import _dtypes
+from kumo import _manipulation
+from kumo.autograd import serializer as _serializer_module
 
 _engine = _core.optimizers
 
@@ -180,7 +183,7 @@ class UpdateRule:
         like = param.array
         for i, name in enumerate(self._state_names()):
             ones = self._rule == 8 and i == 0
-            self._state[name] = (kumo.ones_like if ones else kumo.zeros_like)(like)
+            self._state[name] = (_creation.ones_like if ones else _creation.zeros_like)(like)
 
     def _init_states(self, param):
         if self._state is None:
@@ -200,9 +203,9 @@ class UpdateRule:
     def _working(self, param):
         """The array the rule updates: the float32 master of a float16 param."""
         a = param.array
-        if a.dtype == kumo.float16:
+        if a.dtype == _dtypes.float16:
             if self._fp32_array is None:
-                self._fp32_array = a.astype(kumo.float32)
+                self._fp32_array = a.astype(_dtypes.float32)
             return self._fp32_array
         return a
 
@@ -222,7 +225,7 @@ class UpdateRule:
             return
         if param.grad is None:
             return
-        half = param.array.dtype == kumo.float16
+        half = param.array.dtype == _dtypes.float16
         view = _ParamView(param, self)
         loss_scale = getattr(param, "_loss_scale", None)
         if loss_scale is not None:
@@ -233,7 +236,7 @@ class UpdateRule:
         for hook in list(self._hookable.hooks("post").values()):
             hook(self, view)
         if half:
-            kumo.copyto(param.array, view.array, casting="unsafe")
+            _manipulation.copyto(param.array, view.array, casting="unsafe")
 
     def update_core(self, param):
         """Updates ``param.array`` from ``param.grad`` with the fused engine."""
@@ -259,23 +262,22 @@ class UpdateRule:
                         value = None
                     if value is None:
                         return
-                    loaded[key] = kumo.asarray(value)
+                    loaded[key] = _creation.asarray(value)
                 self._state = loaded
         else:
             for key in list(self._state.keys()):
                 value = serializer(key, self._state[key])
                 if value is not None and value is not self._state[key]:
-                    self._state[key] = kumo.asarray(value)
+                    self._state[key] = _creation.asarray(value)
 
 
 def _is_deserializer(serializer):
     try:  # Chainer's base classes, where kumo has them
-        from kumo.autograd import serializer as _serializer_module
         if isinstance(serializer, _serializer_module.Deserializer):
             return True
         if isinstance(serializer, _serializer_module.Serializer):
             return False
-    except (ImportError, AttributeError):
+    except AttributeError:
         pass
     flag = getattr(serializer, "is_deserializer", None)
     if flag is not None:
@@ -425,7 +427,7 @@ class Optimizer:
         finite = True
         by_dtype = collections.defaultdict(list)
         for g in grads:
-            by_dtype[(str(g.dtype), str(g.device))].append(g if g.dtype != kumo.float16 else g.astype(kumo.float32))
+            by_dtype[(str(g.dtype), str(g.device))].append(g if g.dtype != _dtypes.float16 else g.astype(_dtypes.float32))
         for group in by_dtype.values():
             if not _engine.all_finite(group):
                 finite = False
@@ -495,7 +497,7 @@ class GradientMethod(Optimizer):
     def reallocate_cleared_grads(self):
         for param in self.target.params():
             if param.grad is None and param.array is not None:
-                param.grad = kumo.zeros_like(param.array)
+                param.grad = _creation.zeros_like(param.array)
 
     def call_hook(self, hook):
         super().call_hook(hook)
@@ -512,7 +514,7 @@ class GradientMethod(Optimizer):
             else:
                 self.target.zerograds()
             if self._loss_scale is not None:
-                loss.grad = kumo.full(loss.shape, self._loss_scale, dtype=loss.dtype)
+                loss.grad = _creation.full(loss.shape, self._loss_scale, dtype=loss.dtype)
                 scaled = True
                 for p in self.target.params():
                     _set_loss_scale(p, self._loss_scale)
@@ -528,7 +530,7 @@ class GradientMethod(Optimizer):
             arrays = [r._fp32_array for r in g.rules] if g.half else [p.array for p in g.params]
             grads = [p.grad for p in g.params]
             if g.half:
-                grads = [x.astype(kumo.float32) for x in grads]
+                grads = [x.astype(_dtypes.float32) for x in grads]
             works.append((arrays, grads))
         self._call_pre_hooks(params, groups, works)
         self.t += 1
@@ -548,7 +550,7 @@ class GradientMethod(Optimizer):
                 _engine.multi_tensor_update(g.rule, arrays, grads, g.states, scalars)
                 if g.half:
                     for p, a in zip(g.params, arrays):
-                        kumo.copyto(p.array, a, casting="unsafe")
+                        _manipulation.copyto(p.array, a, casting="unsafe")
             for p in fallback:
                 if hasattr(p, "update"):
                     p.update()
@@ -607,7 +609,7 @@ class GradientMethod(Optimizer):
                 rule._tc = [rule.t]  # steps on its own from now on
                 continue
             hp = rule.hyperparam.get_dict()
-            half = p.array.dtype == kumo.float16
+            half = p.array.dtype == _dtypes.float16
             k = (type(rule), rule._rule, tuple(sorted(hp.items())), str(p.array.dtype), str(p.array.device), rule.t,
                  getattr(rule, "initial_alpha", 1.0))
             g = groups.get(k)

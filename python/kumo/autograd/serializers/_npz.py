@@ -2,7 +2,7 @@
 dictionary that kumo.savez writes; NpzDeserializer reads one back."""
 import os
 
-import kumo
+from kumo import _io
 from kumo.autograd.serializer import Deserializer, Serializer
 from kumo.autograd.serializers import _values
 
@@ -39,7 +39,7 @@ def save_npz(file, obj, compression=True):
     if isinstance(file, (str, bytes, os.PathLike)):
         with open(file, "wb") as f:
             return save_npz(f, target, compression)
-    (kumo.savez_compressed if compression else kumo.savez)(file, **target)
+    (_io.savez_compressed if compression else _io.savez)(file, **target)
 
 
 def _ignored(key, ignore_names):
@@ -85,5 +85,5 @@ class NpzDeserializer(Deserializer):
 def load_npz(file, obj, path="", strict=True, ignore_names=None):
     """Loads ``obj``'s values from an .npz file written by save_npz (or by
     Chainer's); ``path`` selects a sub-hierarchy (``'updater/model:main/'``)."""
-    with kumo.load(file, allow_pickle=True, device="cpu") as npz:
+    with _io.load(file, allow_pickle=True, device="cpu") as npz:
         NpzDeserializer(npz, path=path, strict=strict, ignore_names=ignore_names).load(obj)

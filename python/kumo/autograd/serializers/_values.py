@@ -3,16 +3,18 @@ import numbers
 
 import numpy
 
-import kumo
-from kumo.autograd import Variable
+from kumo import _core
+from kumo import _creation
+from kumo import _interop
+from kumo.autograd._variable import Variable
 
 
 def to_host(value):
     """A value as a file stores it: NumPy for arrays and Python scalars."""
     if isinstance(value, Variable):
         value = value.array
-    if isinstance(value, kumo.ndarray):
-        return kumo.asnumpy(value)
+    if isinstance(value, _core.ndarray):
+        return _interop.asnumpy(value)
     return numpy.asarray(value)
 
 
@@ -30,19 +32,19 @@ def restore(stored, value, key):
     if value is None:
         # What Chainer's deserializers give for an unset value: a NumPy array
         # (code written for Chainer tests isinstance(v, numpy.ndarray)).
-        return kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else stored
+        return _interop.asnumpy(stored) if isinstance(stored, _core.ndarray) else stored
     target = value.array if isinstance(value, Variable) else value
-    if isinstance(target, kumo.ndarray):
-        data = kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else numpy.asarray(stored)
+    if isinstance(target, _core.ndarray):
+        data = _interop.asnumpy(stored) if isinstance(stored, _core.ndarray) else numpy.asarray(stored)
         if data.shape != target.shape:
             raise ValueError("cannot load %r: the file has shape %s, the target has shape %s"
                              % (key, data.shape, target.shape))
-        target[...] = kumo.asarray(data.astype(target.dtype, copy=False), device=target.device)
+        target[...] = _creation.asarray(data.astype(target.dtype, copy=False), device=target.device)
         return value
     if isinstance(target, numpy.ndarray):
-        numpy.copyto(target, kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else stored)
+        numpy.copyto(target, _interop.asnumpy(stored) if isinstance(stored, _core.ndarray) else stored)
         return value
-    data = kumo.asnumpy(stored) if isinstance(stored, kumo.ndarray) else numpy.asarray(stored)
+    data = _interop.asnumpy(stored) if isinstance(stored, _core.ndarray) else numpy.asarray(stored)
     kind = type(value)
     # A number must fit the Python type it replaces (Chainer's rule): an
     # integer into an int, anything real into a float, never float -> int.

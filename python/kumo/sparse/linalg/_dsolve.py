@@ -6,6 +6,8 @@ import warnings
 import numpy
 
 from kumo import _core
+from kumo.sparse._base import sparray
+from kumo.sparse._formats import csc_array, csc_matrix, csr_array, issparse
 from kumo.sparse._index import SparseEfficiencyWarning
 from kumo.sparse.linalg._interface import _asarray
 
@@ -18,7 +20,6 @@ class MatrixRankWarning(UserWarning):
 
 def _as_compressed(A, formats, call):
     """A as a kumo csr/csc object of one of `formats` (converted, with SciPy's warning, otherwise)."""
-    from kumo.sparse import csc_array, issparse
     if issparse(A) and A.format in formats:
         return A
     warnings.warn(f"{call} requires A be CSC or CSR matrix format", SparseEfficiencyWarning, stacklevel=3)
@@ -54,7 +55,6 @@ class SuperLU:
         return self._f.perm_c
 
     def _csc(self, m):
-        from kumo.sparse import csc_array, csc_matrix
         return (csc_array if self._is_array else csc_matrix)._wrap(m)
 
     @property
@@ -86,7 +86,6 @@ def splu(A, permc_spec=None, diag_pivot_thresh=None, relax=None, panel_size=None
     Returns a SuperLU object; an exactly singular matrix is a
     RuntimeError('Factor is exactly singular'). Input that is not CSC is
     converted, with SciPy's SparseEfficiencyWarning."""
-    from kumo.sparse import csc_array, issparse, sparray
     is_array = not issparse(A) or isinstance(A, sparray)
     if not (issparse(A) and A.format == "csc"):
         warnings.warn("splu converted its input to CSC format", SparseEfficiencyWarning, stacklevel=2)
@@ -118,7 +117,6 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     b); sparse b gives a sparse x of A's class. An exactly singular A gives
     x of NaN with a MatrixRankWarning. use_umfpack is accepted and ignored
     (kumo has no UMFPACK)."""
-    from kumo.sparse import issparse
     A = _as_compressed(A, ("csr", "csc"), "spsolve")
     b_sparse = issparse(b) or type(b).__module__.startswith("scipy.sparse")
     if b_sparse:
@@ -152,7 +150,6 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, u
     unit_diagonal takes the diagonal as ones. A zero diagonal entry is a
     LinAlgError. b is (n,) or (n, k); x has b's shape. overwrite_A and
     overwrite_b are accepted; kumo never modifies its inputs."""
-    from kumo.sparse import csr_array, issparse
     if not (issparse(A) and A.format in ("csr", "csc")):
         warnings.warn("CSC or CSR matrix format is required. Converting to CSC matrix.", SparseEfficiencyWarning,
                       stacklevel=2)

@@ -5,7 +5,10 @@ import warnings
 import numpy
 
 from kumo import _core
-from kumo.sparse.linalg._interface import LinearOperator, _asarray, aslinearoperator
+from kumo import linalg as _linalg
+from kumo.sparse._formats import csc_matrix, issparse
+from kumo.sparse.linalg._dsolve import splu
+from kumo.sparse.linalg._interface import _asarray, aslinearoperator, LinearOperator
 from kumo.sparse.linalg._staging import staged_through_host
 
 _ops = _core.sparse_linalg
@@ -30,18 +33,15 @@ _MODES = ("normal", "buckling", "cayley")
 
 
 def _is_operator(A):
-    from kumo.sparse import issparse
     return not issparse(A) and (isinstance(A, LinearOperator) or hasattr(A, "matvec"))
 
 
 def _csc(A):
-    from kumo.sparse import csc_matrix, issparse
     return csc_matrix(A) if issparse(A) else csc_matrix(_asarray(A))
 
 
 def _lu_inverse(a):
     """The C++ operator a^-1 of a CSC matrix, through one SuperLU factorization."""
-    from kumo.sparse.linalg._dsolve import splu
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return _ops.inverse_operator(splu(a)._f)
@@ -50,7 +50,6 @@ def _lu_inverse(a):
 def _shift_invert(A, M, sigma):
     """(A - sigma M)^-1 (M = I when None) of matrices; None for operators,
     which the C++ side inverts by GMRES."""
-    from kumo.sparse import csc_matrix
     if _is_operator(A) or (M is not None and _is_operator(M)):
         return None
     n = A.shape[0]
@@ -78,7 +77,6 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     and a nonzero sigma (as cayley) and gives A-orthonormal eigenvectors.
     Raises ArpackNoConvergence with the converged pairs when maxiter
     restarts do not suffice."""
-    from kumo.sparse import issparse
     dense = not issparse(A) and not _is_operator(A)
     op = aslinearoperator(A)
     if op.dtype is not None and numpy.dtype(op.dtype).kind == "c":
@@ -112,10 +110,9 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
                 raise ValueError("kumo.sparse.linalg.eigsh: k >= N needs a dense M (scipy.linalg.eigh(A, b=M))")
             w, v = _ops.dense_pencil_eigh(_asarray(A), _asarray(M), bool(return_eigenvectors))
             return (w, v) if return_eigenvectors else w
-        from kumo import linalg
         if return_eigenvectors:
-            return linalg.eigh(_asarray(A))
-        return linalg.eigvalsh(_asarray(A))
+            return _linalg.eigh(_asarray(A))
+        return _linalg.eigvalsh(_asarray(A))
     if which not in _WHICH:
         raise ValueError(f"which must be one of {' '.join(_WHICH)}")
     if sigma is not None and mode not in _MODES:

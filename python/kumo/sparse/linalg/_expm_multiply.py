@@ -5,7 +5,9 @@ import warnings
 import numpy
 
 from kumo import _core
-from kumo.sparse.linalg._interface import LinearOperator, _asarray
+from kumo._manipulation import stack
+from kumo.sparse._formats import csr_matrix, issparse
+from kumo.sparse.linalg._interface import _asarray, LinearOperator
 
 _ops = _core.sparse_linalg
 
@@ -32,12 +34,10 @@ def expm_multiply(A, B, start=None, stop=None, num=None, endpoint=None, traceA=N
                                        endpoint=True if endpoint is None else endpoint, retstep=True)
         if len(samples) < 2:
             raise ValueError("at least two time points are required")
-        from kumo import stack
         points = [_ops.expm_multiply(op, B, float(samples[0]), complex(traceA))]
         for _ in samples[1:]:
             points.append(_ops.expm_multiply(op, points[-1], float(step), complex(traceA)))
         return stack(points)
-    from kumo.sparse import csr_matrix, issparse
     a = (A if A.format == "csr" else A.tocsr()) if issparse(A) else csr_matrix(
         A.tocsr() if hasattr(A, "tocsr") else _asarray(A))
     if not interval:

@@ -13,6 +13,8 @@ import numpy
 
 from kumo import _core
 from kumo import _creation
+from kumo._manipulation import hstack
+from kumo.sparse._formats import csr_matrix, issparse
 
 _ops = _core.sparse_linalg
 _ndarray = _core.ndarray
@@ -88,7 +90,6 @@ class LinearOperator:
     # ---- products (shape checks here, the work in _matvec & co.) ----
 
     def _matmat(self, X):
-        from kumo import hstack
         return hstack([self.matvec(col.reshape(-1, 1)) for col in X.T])
 
     def _matvec(self, x):
@@ -137,7 +138,6 @@ class LinearOperator:
 
     def _rmatmat(self, X):
         if type(self)._adjoint == LinearOperator._adjoint:
-            from kumo import hstack
             return hstack([self.rmatvec(col.reshape(-1, 1)) for col in X.T])
         return self.H.matmat(X)
 
@@ -307,7 +307,6 @@ class MatrixLinearOperator(_CppLinearOperator):
     """The operator of a dense 2-d array or a sparse matrix."""
 
     def __init__(self, A):
-        from kumo.sparse import issparse
         if issparse(A):
             self.A = A
         else:
@@ -317,7 +316,6 @@ class MatrixLinearOperator(_CppLinearOperator):
         self.args = (self.A,)
 
     def _operator(self):
-        from kumo.sparse import issparse
         if issparse(self.A):
             m = _sparse_value(self.A)
             return {"Csr": _ops.from_csr, "Csc": _ops.from_csc, "Coo": _ops.from_coo}[type(m).__name__](m)
@@ -331,7 +329,6 @@ class MatrixLinearOperator(_CppLinearOperator):
 
 class _AdjointMatrixOperator(MatrixLinearOperator):
     def __init__(self, adjoint_array):
-        from kumo.sparse import issparse
         A = adjoint_array.T.conj() if issparse(adjoint_array) else _asarray(adjoint_array).T.conj()
         super().__init__(A)
 
@@ -467,7 +464,6 @@ def aslinearoperator(A):
     matrices as MatrixLinearOperator, objects with shape and matvec wrapped."""
     if isinstance(A, LinearOperator):
         return A
-    from kumo.sparse import issparse
     if issparse(A):
         return MatrixLinearOperator(A)
     if isinstance(A, (_ndarray, numpy.ndarray)) or (isinstance(A, (list, tuple)) and not hasattr(A, "matvec")):
@@ -478,7 +474,6 @@ def aslinearoperator(A):
             arr = arr.reshape(1, -1) if arr.ndim == 1 else arr.reshape(1, 1)
         return MatrixLinearOperator(arr)
     if hasattr(A, "tocsr") and hasattr(A, "format") and type(A).__module__.startswith("scipy.sparse"):
-        from kumo.sparse import csr_matrix
         return MatrixLinearOperator(csr_matrix(A.tocsr()))
     if hasattr(A, "shape") and hasattr(A, "matvec"):
         rmatvec = getattr(A, "rmatvec", None)

@@ -5,6 +5,7 @@ import operator
 
 import numpy
 
+from kumo.sparse._base import _ROUTINES
 from kumo.sparse._construct import eye_array
 
 
@@ -32,3 +33,6 @@ def matrix_power(A, power):
         return A.copy()
     half = matrix_power(A, power // 2)
     return A @ half @ half if power % 2 else half @ half
+
+
+_ROUTINES["matrix_power"] = matrix_power  # for spmatrix.__pow__

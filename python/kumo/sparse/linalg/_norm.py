@@ -4,6 +4,8 @@ import operator
 import numpy
 
 from kumo import _core
+from kumo._interop import asnumpy
+from kumo.sparse._formats import issparse
 from kumo.sparse.linalg._interface import _sparse_value, aslinearoperator
 from kumo.sparse.linalg._staging import staged_through_host
 
@@ -32,7 +34,6 @@ def norm(x, ord=None, axis=None):
     inf, -inf; vector norms along one axis: None/2, inf, -inf, 0, 1 and any
     other number. Duplicates are summed first. A matrix norm is a NumPy
     scalar, vector norms a 1-d kumo array, with SciPy's dtypes."""
-    from kumo.sparse import issparse
     if not issparse(x):
         raise TypeError("input is not sparse. use numpy.linalg.norm")
     axes = _axes(axis)
@@ -40,7 +41,6 @@ def norm(x, ord=None, axis=None):
         raise ValueError("Invalid norm order for vectors.")
     r = _ops.norm(_sparse_value(x), ord, axes)
     if r.ndim == 0:
-        from kumo import asnumpy
         return asnumpy(r)[()]
     return r
 

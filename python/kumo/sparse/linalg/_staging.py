@@ -4,7 +4,6 @@ and return their arrays on that device: the copies stay inside the call, so
 its operands and results share one device (docs/sparse_linalg.md)."""
 import functools
 
-import kumo
 from kumo import _core
 from kumo.sparse._formats import issparse
 
@@ -12,7 +11,7 @@ from kumo.sparse._formats import issparse
 def _device_of(value):
     if issparse(value):
         return value.data.device
-    if isinstance(value, kumo.ndarray):
+    if isinstance(value, _core.ndarray):
         return value.device
     return None
 
@@ -28,7 +27,7 @@ def _host_copy(value):
 def _to_device(result, device):
     if isinstance(result, tuple):
         return tuple(_to_device(r, device) for r in result)
-    if isinstance(result, kumo.ndarray):
+    if isinstance(result, _core.ndarray):
         return result.to_device(device)
     return result
 

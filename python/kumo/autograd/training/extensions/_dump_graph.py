@@ -3,7 +3,9 @@ import os
 import shutil
 import subprocess
 
-from kumo.autograd import Variable, config
+from kumo.autograd import computational_graph
+from kumo.autograd._config import config
+from kumo.autograd._variable import Variable
 from kumo.autograd.training._extension import Extension
 
 _var_style = {"shape": "octagon", "fillcolor": "#E0E0E0", "style": "filled"}
@@ -41,7 +43,6 @@ class DumpGraph(Extension):
         return True
 
     def __call__(self, trainer):
-        from kumo.autograd import computational_graph
         try:
             var = trainer.observation[self._root_name]
             if not isinstance(var, Variable):

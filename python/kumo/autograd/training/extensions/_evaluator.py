@@ -5,10 +5,11 @@ import sys
 import time
 import warnings
 
-from kumo import autograd
 from kumo.autograd import reporter as reporter_module
+from kumo.autograd._config import using_config
+from kumo.autograd._variable import no_backprop_mode
 from kumo.autograd.dataset import concat_examples, get_device
-from kumo.autograd.training._extension import PRIORITY_WRITER, Extension
+from kumo.autograd.training._extension import Extension, PRIORITY_WRITER
 from kumo.autograd.training.updaters._standard import _is_iterator, call_converter
 
 
@@ -65,7 +66,7 @@ class Evaluator(Extension):
             if namedlinks is not None:
                 reporter.add_observers(prefix + name, namedlinks(skipself=True))
         with reporter:
-            with autograd.using_config("train", False):
+            with using_config("train", False):
                 result = self.evaluate()
         reporter_module.report(result)
         return result
@@ -87,7 +88,7 @@ class Evaluator(Extension):
             observation = {}
             with reporter_module.report_scope(observation):
                 in_arrays = call_converter(self.converter, batch, self.device)
-                with autograd.no_backprop_mode():
+                with no_backprop_mode():
                     if isinstance(in_arrays, tuple):
                         eval_func(*in_arrays)
                     elif isinstance(in_arrays, dict):

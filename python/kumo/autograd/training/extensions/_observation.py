@@ -1,10 +1,10 @@
 """observe_value / observe_lr, FailOnNonNumber and MicroAverage."""
 import numpy
 
-import kumo
+from kumo import _ufuncs as uf
 from kumo.autograd import reporter
 from kumo.autograd.serializer import Serializer
-from kumo.autograd.training._extension import PRIORITY_EDITOR, PRIORITY_WRITER, Extension, make_extension
+from kumo.autograd.training._extension import Extension, make_extension, PRIORITY_EDITOR, PRIORITY_WRITER
 from kumo.autograd.training.triggers import get_trigger
 
 
@@ -34,7 +34,7 @@ class FailOnNonNumber(Extension):
                 if array is None:
                     continue
                 # one reduction on the device, one bool to the host
-                if not bool(kumo.isfinite(array).all()):
+                if not bool(uf.isfinite(array).all()):
                     raise RuntimeError("Kill the process since parameters in optimizer '{}' diverge. "
                                        "R.I.P.".format(name))
 

@@ -4,21 +4,27 @@ import os
 
 import numpy
 
-import kumo
-from kumo.autograd import Variable, reporter
-from kumo.autograd.training._extension import PRIORITY_WRITER, Extension
+from kumo import _creation
+from kumo import _interop
+from kumo import _manipulation
+from kumo import _reductions
+from kumo import _statistics
+from kumo import _ufuncs as uf
+from kumo.autograd import reporter
+from kumo.autograd._variable import Variable
+from kumo.autograd.training._extension import Extension, PRIORITY_WRITER
 from kumo.autograd.training.extensions._plot_report import matplotlib_available, pyplot
 from kumo.autograd.training.triggers import get_trigger
 
 _PERCENTILE_SIGMAS = (0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87)  # the normal's -3..3 sigma points
 
 _default_statistics = {
-    "mean": lambda x: kumo.mean(x),
-    "std": lambda x: kumo.std(x),
-    "min": lambda x: kumo.min(x),
-    "max": lambda x: kumo.max(x),
-    "zeros": lambda x: kumo.count_nonzero(x == 0),
-    "percentile": lambda x: kumo.percentile(x, _PERCENTILE_SIGMAS),
+    "mean": lambda x: _reductions.mean(x),
+    "std": lambda x: _reductions.std(x),
+    "min": lambda x: _reductions.min(x),
+    "max": lambda x: _reductions.max(x),
+    "zeros": lambda x: _reductions.count_nonzero(x == 0),
+    "percentile": lambda x: _statistics.percentile(x, _PERCENTILE_SIGMAS),
 }
 
 
@@ -58,8 +64,8 @@ class ParameterStatistics(Extension):
                     array = param.array if attr_name == "data" else param.grad
                     if array is None:
                         continue
-                    flat = kumo.ravel(kumo.asarray(array))
-                    has_nan = self._skip_nan_params and bool(kumo.isnan(flat).any())
+                    flat = _manipulation.ravel(_creation.asarray(array))
+                    has_nan = self._skip_nan_params and bool(uf.isnan(flat).any())
                     for function_name, function in self._statistics.items():
                         value = numpy.nan if has_nan else function(flat)
                         key = self.report_key_template.format(
@@ -161,19 +167,19 @@ class VariableStatisticsPlot(Extension):
         stats = numpy.zeros(self._data_shape, dtype=numpy.float32)
         for i, key in enumerate(self._keys):
             arrays = [getattr(v, "array" if key == "data" else "grad") for v in self._vars]
-            arrays = [kumo.ravel(a) for a in arrays if a is not None]
+            arrays = [_manipulation.ravel(a) for a in arrays if a is not None]
             if not arrays:
                 continue
-            x = kumo.concatenate(arrays)
+            x = _manipulation.concatenate(arrays)
             row = []
             if self._plot_mean:
-                row.append(kumo.atleast_1d(kumo.mean(x)))
+                row.append(_manipulation.atleast_1d(_reductions.mean(x)))
             if self._plot_std:
-                row.append(kumo.atleast_1d(kumo.std(x)))
+                row.append(_manipulation.atleast_1d(_reductions.std(x)))
             if self._plot_percentile:
-                row.append(kumo.atleast_1d(kumo.percentile(x, self._percentiles)))
+                row.append(_manipulation.atleast_1d(_statistics.percentile(x, self._percentiles)))
             # one small copy to the host per call
-            stats[i] = kumo.asnumpy(kumo.concatenate([r.astype(numpy.float32) for r in row]))
+            stats[i] = _interop.asnumpy(_manipulation.concatenate([r.astype(numpy.float32) for r in row]))
         return stats
 
     def __call__(self, trainer):

@@ -1,9 +1,9 @@
 """ParallelUpdater: data-parallel steps over several copies of the model."""
 import copy
 
-from kumo import autograd
+from kumo.autograd._variable import force_backprop_mode
 from kumo.autograd.dataset import concat_examples, get_device
-from kumo.autograd.training.updaters._standard import StandardUpdater, call_converter
+from kumo.autograd.training.updaters._standard import call_converter, StandardUpdater
 
 
 class ParallelUpdater(StandardUpdater):
@@ -56,7 +56,7 @@ class ParallelUpdater(StandardUpdater):
         for key, model in self._models.items():
             args = in_arrays[key]
             loss_func = self.loss_func or model
-            with autograd.force_backprop_mode():
+            with force_backprop_mode():
                 if isinstance(args, tuple):
                     loss = loss_func(*args)
                 elif isinstance(args, dict):
