@@ -357,7 +357,8 @@ Array where(const Array& condition, const Operand& x, const Operand& y) {
 Array clip(const Array& a, const ClipBound& lo, const ClipBound& hi, const Array& out) {
   Array r;
   if (!lo.operand() && !hi.operand()) {
-    r = a.copy();  // NumPy >= 2.1: no bounds is a copy
+    // NumPy >= 2.1: no bounds is numpy.positive(a), a copy that bool refuses.
+    r = call_ufunc("positive", {a})[0];
   } else {
     // The dtype clip computes in: NumPy's result_type of a and both bounds
     // at once (int16, uint16 and float16 give float32, where two pairwise

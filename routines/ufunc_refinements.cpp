@@ -66,6 +66,20 @@ Array strong_scalar(const ScalarValue& v, Dtype d, Device& device) { return kern
 // Integers to negative integer powers have no integer result: NumPy raises.
 void check_power(const UfuncOperand* in, std::optional<Dtype> dtype) {
   const UfuncOperand &x = in[0], &y = in[1];
+  // NumPy raises from inside the loop, so an empty result raises nothing
+  // (and shapes that do not broadcast are the plain call's error).
+  if (!x.is_scalar && !y.is_scalar) {
+    if (x.array().size() == 0 || y.array().size() == 0) return;
+    try {
+      if (shape_size(broadcast_shapes(x.array().shape(), y.array().shape())) == 0) return;
+    } catch (const ValueError&) {
+      return;
+    }
+  } else if (!x.is_scalar && x.array().size() == 0) {
+    return;
+  } else if (!y.is_scalar && y.array().size() == 0) {
+    return;
+  }
   bool negative = false;
   if (is_python_int(y)) {
     negative = scalar_negative(y.scalar);

@@ -227,6 +227,10 @@ def fill_diagonal(a, val, wrap=False):
             raise ValueError("All dimensions of input must be of equal length")
         step = 1 + sum(int(numpy.prod(a.shape[:k])) for k in range(1, a.ndim))
         end = None
+    # NumPy assigns through a.flat, which refuses a read-only array (even an
+    # empty one) before it looks at the values.
+    if not a.flags.writeable:
+        raise ValueError("underlying array is read-only")
     flat_size = a.size if end is None else min(end, a.size)
     idx = arange(0, flat_size, step)
     # Values that are not arrays are converted to a's dtype as NumPy's

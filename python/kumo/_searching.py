@@ -35,7 +35,7 @@ def clip(a, a_min=None, a_max=None, out=None, *, min=None, max=None, **kwargs):
         # Ufunc keywords (dtype=, casting=, where=) go through the ufuncs.
         r = asarray(a)
         if a_min is None and a_max is None:
-            r = r.copy()
+            r = uf.positive(r, **kwargs)
         if a_min is not None:
             r = uf.maximum(r, a_min, **kwargs)
         if a_max is not None:
