@@ -391,6 +391,15 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
       }
     }
   }
+  // NumPy checks the outputs' casting with the loop's types, before it
+  // broadcasts the operands.
+  for (int i = 0; i < nout_; ++i) {
+    const Dtype want = l.types[nin_ + i];
+    if (out_at(i).defined() && !can_cast(want, out_at(i).dtype(), casting))
+      throw CastingError("Cannot cast ufunc '" + name_ + "' output from dtype('" + dtype_name(want) +
+                         "') to dtype('" + dtype_name(out_at(i).dtype()) + "') with casting rule '" +
+                         casting_name(casting) + "'");
+  }
   // The loop's shape: inputs and given outputs broadcast together.
   Shape shape = ins[0]->shape();
   for (int i = 1; i < nin_; ++i)
@@ -402,10 +411,6 @@ void Ufunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* outputs, 
   for (int i = 0; i < nout_; ++i) {
     Dtype want = l.types[nin_ + i];
     if (out_at(i).defined()) {
-      if (!can_cast(want, out_at(i).dtype(), casting))
-        throw CastingError("Cannot cast ufunc '" + name_ + "' output from dtype('" + dtype_name(want) +
-                           "') to dtype('" + dtype_name(out_at(i).dtype()) + "') with casting rule '" +
-                           casting_name(casting) + "'");
       if (out_at(i).dtype() == want) {
         direct[i] = out_at(i);
         continue;

@@ -64,7 +64,7 @@ bool any_true(const Array& mask) {
 Array strong_scalar(const ScalarValue& v, Dtype d, Device& device) { return kernels::scalar_to_array(v, d, device); }
 
 // Integers to negative integer powers have no integer result: NumPy raises.
-void check_power(const UfuncOperand* in, std::optional<Dtype> dtype) {
+void check_power(const UfuncOperand* in, std::optional<Dtype> dtype, const Array* out, Casting casting) {
   const UfuncOperand &x = in[0], &y = in[1];
   // NumPy raises from inside the loop, so an empty result raises nothing
   // (and shapes that do not broadcast are the plain call's error).
@@ -105,6 +105,9 @@ void check_power(const UfuncOperand* in, std::optional<Dtype> dtype) {
     else strong.push_back(y.array().dtype());
     rt = result_type(strong, weak);
   }
+  // NumPy checks the output's casting before the loop runs: an out= the
+  // result cannot be cast to is that error, not this one.
+  if (out != nullptr && out->defined() && !can_cast(rt, out->dtype(), casting)) return;
   if (is_int_like(rt)) throw ValueError("Integers to negative integer powers are not allowed.");
 }
 
@@ -118,7 +121,7 @@ void BuiltinUfunc::call_into(const UfuncOperand* inputs, int n_inputs, Array* ou
   if (row_.refinement == UfuncRefinement::kNone || n_inputs != 2) return plain(*this, inputs);
   switch (row_.refinement) {
     case UfuncRefinement::kPower:
-      check_power(inputs, dtype);
+      check_power(inputs, dtype, outputs, casting);
       break;
     case UfuncRefinement::kTrueDivide:
       // Python ints outside an integer array's range divide in float64, as
