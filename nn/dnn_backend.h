@@ -2,7 +2,7 @@
 // backward weights) and pooling as a vendor library computes them. Two
 // implementations: oneDNN on the host (nn/host/onednn_backend.cpp,
 // when the build found it) and cuDNN in the CUDA plugin
-// (nn/cuda/cudnn_backend.cpp). routines/convolution.cpp and the
+// (nn/cuda/cudnn_backend.cpp). nn/convolution.cpp and the
 // pooling functions ask a backend first and fall back to their own im2col +
 // GEMM and pooling kernels when there is none or it declines a case.
 //

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds, and runs every test:
-#   0. the check of the Python package's import graph (scripts/check_imports.py);
+#   0. the architecture checks: C++ includes follow the layers
+#      (scripts/check_layers.py), python/kumo's imports form no circle
+#      (scripts/check_imports.py);
 #   1. one Release build (scripts/setup.sh with KUMO_BUILD_TESTS=1) that is both
 #      the installed Python package and the C++ library's GoogleTests (ctest)
 #      and examples, in the build tree pip keeps (build/<wheel tag>/);

@@ -1,5 +1,5 @@
 // Max pooling and its scatter on the host for float32 and float64, as
-// native loops split over kumo's thread pool (routines/im2col.cpp calls
+// native loops split over kumo's thread pool (nn/im2col.cpp calls
 // them in place of its generated plane kernels for these dtypes).
 //
 // Why native code and not the generated kernels: the generated kernels
