@@ -148,7 +148,49 @@ def _check_groups(out_channels, in_channels, groups):
         raise ValueError("the number of input channels must be divisible by the number of groups")
 
 
-class Convolution2D(Link):
+class _ConvolutionLink(Link):
+    """What the convolution and deconvolution links share: Chainer's
+    two-argument form (ksize None: the arguments read (out_channels, ksize)
+    and in_channels comes from the first input), W created at the first
+    forward when in_channels is not known, groups, and the bias. A subclass
+    sets its geometry, calls _create_params and defines _kernel_size and
+    _apply; a transposed one (deconvolution) has W of shape
+    (in_channels, out_channels / groups, *ksize)."""
+
+    _transposed = False
+    _checks_bias_shape = False  # Deconvolution2D checks an array initial_bias's shape up front
+    groups = 1
+
+    @staticmethod
+    def _two_argument_form(in_channels, out_channels, ksize):
+        if ksize is None:
+            return None, in_channels, out_channels
+        return in_channels, out_channels, ksize
+
+    def _create_params(self, in_channels, nobias, initialW, initial_bias):
+        with self.init_scope():
+            self.W = Parameter(initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            if self._checks_bias_shape:
+                _check_array_shape(initial_bias, (self.out_channels,), "initial_bias")
+            _bias(self, nobias, initial_bias, self.out_channels)
+
+    def _initialize_params(self, in_channels):
+        _check_groups(self.out_channels, in_channels, self.groups)
+        if self._transposed:
+            channels = (in_channels, self.out_channels // self.groups)
+        else:
+            channels = (self.out_channels, in_channels // self.groups)
+        self.W.initialize(channels + tuple(self._kernel_size()))
+
+    def forward(self, x):
+        if not self.W.is_initialized:
+            self._initialize_params(_shape(x)[1])
+        return self._apply(x)
+
+
+class Convolution2D(_ConvolutionLink):
     """2-d convolution (F.convolution_2d). ``Convolution2D(in_channels,
     out_channels, ksize=None, stride=1, pad=0, nobias=False, initialW=None,
     initial_bias=None, *, dilate=1, groups=1)``; with ksize None the
@@ -158,8 +200,7 @@ class Convolution2D(Link):
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False, initialW=None,
                  initial_bias=None, *, dilate=1, groups=1):
         super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
+        in_channels, out_channels, ksize = self._two_argument_form(in_channels, out_channels, ksize)
         self.ksize = ksize
         self.stride = _pair(stride)
         self.pad = _pair(pad)
@@ -167,16 +208,10 @@ class Convolution2D(Link):
         self.in_channels = in_channels
         self.out_channels = out_channels
         self.groups = int(groups)
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            _bias(self, nobias, initial_bias, out_channels)
+        self._create_params(in_channels, nobias, initialW, initial_bias)
 
-    def _initialize_params(self, in_channels):
-        kh, kw = _pair(self.ksize)
-        _check_groups(self.out_channels, in_channels, self.groups)
-        self.W.initialize((self.out_channels, in_channels // self.groups, kh, kw))
+    def _kernel_size(self):
+        return _pair(self.ksize)
 
     @property
     def printable_specs(self):
@@ -194,13 +229,11 @@ class Convolution2D(Link):
         return cls(in_per_group * groups, out_channels, (kh, kw), stride, pad, nobias, initialW=W, initial_bias=b,
                    dilate=dilate, groups=groups)
 
-    def forward(self, x):
-        if not self.W.is_initialized:
-            self._initialize_params(_shape(x)[1])
+    def _apply(self, x):
         return F.convolution_2d(x, self.W, self.b, self.stride, self.pad, dilate=self.dilate, groups=self.groups)
 
 
-class DilatedConvolution2D(Link):
+class DilatedConvolution2D(_ConvolutionLink):
     """2-d convolution with dilation (F.convolution_2d with ``dilate``),
     Chainer's argument order ``(in_channels, out_channels, ksize=None,
     stride=1, pad=0, dilate=1, nobias=False, initialW=None,
@@ -209,30 +242,22 @@ class DilatedConvolution2D(Link):
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, dilate=1, nobias=False,
                  initialW=None, initial_bias=None):
         super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
+        in_channels, out_channels, ksize = self._two_argument_form(in_channels, out_channels, ksize)
         self.ksize = ksize
         self.stride = _pair(stride)
         self.pad = _pair(pad)
         self.dilate = _pair(dilate)
         self.out_channels = out_channels
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            _bias(self, nobias, initial_bias, out_channels)
+        self._create_params(in_channels, nobias, initialW, initial_bias)
 
-    def _initialize_params(self, in_channels):
-        kh, kw = _pair(self.ksize)
-        self.W.initialize((self.out_channels, in_channels, kh, kw))
+    def _kernel_size(self):
+        return _pair(self.ksize)
 
-    def forward(self, x):
-        if not self.W.is_initialized:
-            self._initialize_params(_shape(x)[1])
+    def _apply(self, x):
         return F.convolution_2d(x, self.W, self.b, self.stride, self.pad, dilate=self.dilate)
 
 
-class ConvolutionND(Link):
+class ConvolutionND(_ConvolutionLink):
     """N-d convolution (F.convolution_nd): ``ConvolutionND(ndim,
     in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
     initialW=None, initial_bias=None, cover_all=False, dilate=1,
@@ -241,8 +266,7 @@ class ConvolutionND(Link):
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False, initialW=None,
                  initial_bias=None, cover_all=False, dilate=1, groups=1):
         super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
+        in_channels, out_channels, ksize = self._two_argument_form(in_channels, out_channels, ksize)
         self.out_channels = out_channels
         self.ksize = _as_tuple(ksize, ndim)
         self.stride = stride
@@ -250,15 +274,10 @@ class ConvolutionND(Link):
         self.cover_all = cover_all
         self.dilate = _as_tuple(dilate, ndim)
         self.groups = int(groups)
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            _bias(self, nobias, initial_bias, out_channels)
+        self._create_params(in_channels, nobias, initialW, initial_bias)
 
-    def _initialize_params(self, in_channels):
-        _check_groups(self.out_channels, in_channels, self.groups)
-        self.W.initialize((self.out_channels, in_channels // self.groups) + self.ksize)
+    def _kernel_size(self):
+        return self.ksize
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, *, cover_all=False, dilate=1, groups=1):
@@ -270,9 +289,7 @@ class ConvolutionND(Link):
         return cls(len(ksize), in_per_group * groups, out_channels, tuple(ksize), stride, pad, nobias, initialW=W,
                    initial_bias=b, cover_all=cover_all, dilate=dilate, groups=groups)
 
-    def forward(self, x):
-        if not self.W.is_initialized:
-            self._initialize_params(_shape(x)[1])
+    def _apply(self, x):
         return F.convolution_nd(x, self.W, self.b, self.stride, self.pad, cover_all=self.cover_all,
                                 dilate=self.dilate, groups=self.groups)
 
@@ -295,17 +312,19 @@ class Convolution3D(ConvolutionND):
                          cover_all, dilate, groups)
 
 
-class Deconvolution2D(Link):
+class Deconvolution2D(_ConvolutionLink):
     """2-d transposed convolution (F.deconvolution_2d): ``(in_channels,
     out_channels, ksize=None, stride=1, pad=0, nobias=False, outsize=None,
     initialW=None, initial_bias=None, *, dilate=1, groups=1)``. W is
     (in_channels, out_channels / groups, kh, kw)."""
 
+    _transposed = True
+    _checks_bias_shape = True
+
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False, outsize=None,
                  initialW=None, initial_bias=None, *, dilate=1, groups=1):
         super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
+        in_channels, out_channels, ksize = self._two_argument_form(in_channels, out_channels, ksize)
         self.ksize = ksize
         self.stride = _pair(stride)
         self.pad = _pair(pad)
@@ -313,36 +332,28 @@ class Deconvolution2D(Link):
         self.outsize = (None, None) if outsize is None else outsize
         self.out_channels = out_channels
         self.groups = int(groups)
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            _check_array_shape(initial_bias, (out_channels,), "initial_bias")
-            _bias(self, nobias, initial_bias, out_channels)
+        self._create_params(in_channels, nobias, initialW, initial_bias)
 
-    def _initialize_params(self, in_channels):
-        kh, kw = _pair(self.ksize)
-        _check_groups(self.out_channels, in_channels, self.groups)
-        self.W.initialize((in_channels, self.out_channels // self.groups, kh, kw))
+    def _kernel_size(self):
+        return _pair(self.ksize)
 
-    def forward(self, x):
-        if not self.W.is_initialized:
-            self._initialize_params(_shape(x)[1])
+    def _apply(self, x):
         outsize = None if self.outsize is None or all(s is None for s in self.outsize) else self.outsize
         return F.deconvolution_2d(x, self.W, self.b, self.stride, self.pad, outsize, dilate=self.dilate,
                                   groups=self.groups)
 
 
-class DeconvolutionND(Link):
+class DeconvolutionND(_ConvolutionLink):
     """N-d transposed convolution (F.deconvolution_nd): ``(ndim,
     in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
     outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1)``."""
 
+    _transposed = True
+
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False, outsize=None,
                  initialW=None, initial_bias=None, dilate=1, groups=1):
         super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
+        in_channels, out_channels, ksize = self._two_argument_form(in_channels, out_channels, ksize)
         self.out_channels = out_channels
         self.ksize = _as_tuple(ksize, ndim)
         self.stride = stride
@@ -350,19 +361,12 @@ class DeconvolutionND(Link):
         self.outsize = outsize
         self.dilate = _as_tuple(dilate, ndim)
         self.groups = int(groups)
-        with self.init_scope():
-            self.W = Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            _bias(self, nobias, initial_bias, out_channels)
+        self._create_params(in_channels, nobias, initialW, initial_bias)
 
-    def _initialize_params(self, in_channels):
-        _check_groups(self.out_channels, in_channels, self.groups)
-        self.W.initialize((in_channels, self.out_channels // self.groups) + self.ksize)
+    def _kernel_size(self):
+        return self.ksize
 
-    def forward(self, x):
-        if not self.W.is_initialized:
-            self._initialize_params(_shape(x)[1])
+    def _apply(self, x):
         return F.deconvolution_nd(x, self.W, self.b, self.stride, self.pad, self.outsize, dilate=self.dilate,
                                   groups=self.groups)
 
