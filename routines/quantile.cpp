@@ -710,6 +710,36 @@ Array median_by_sort(const Array& a, const Axes& axes, const QuantileOptions& o,
 
 namespace {
 
+// The rows of Slices for the selection loops: slice r is the copy's row, or
+// (borrowed memory) the slice itself when it is only read and contiguous,
+// else a per-thread copy of it.
+template <class T>
+struct SliceRows {
+  explicit SliceRows(const Slices& s)
+      : data(reinterpret_cast<T*>(s.data.data())),
+        base(s.data.data()),
+        n(s.n),
+        borrowed(s.borrowed),
+        rstride(s.borrowed ? s.data.strides()[0] : 0),
+        estride(s.borrowed ? s.data.strides()[1] : 0) {}
+
+  T* row(int64_t r, bool read_only) const {
+    if (!borrowed) return data + r * n;
+    const char* p = base + r * rstride;
+    if (read_only && estride == int64_t(sizeof(T))) return const_cast<T*>(reinterpret_cast<const T*>(p));
+    thread_local std::vector<T> buf;
+    buf.resize(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) std::memcpy(&buf[j], p + j * estride, sizeof(T));
+    return buf.data();
+  }
+
+  T* data;
+  const char* base;
+  int64_t n;
+  bool borrowed;
+  int64_t rstride, estride;
+};
+
 Array quantile_impl(const Array& a, const Array& q0, const Axes& axes, const QuantileOptions& o, bool percent,
                     bool skip_nan) {
   if (&a.device() != &host_device() && !o.weights() && !is_complex(a.dtype()))
@@ -745,20 +775,8 @@ Array quantile_impl(const Array& a, const Array& q0, const Axes& axes, const Qua
   std::vector<std::string> err(static_cast<size_t>(std::max<int64_t>(rows, 0)));
   with_type(wd, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T* data = reinterpret_cast<T*>(s.data.data());
-    const char* base = s.data.data();
-    const int64_t rstride = s.borrowed ? s.data.strides()[0] : 0, estride = s.borrowed ? s.data.strides()[1] : 0;
-    // Slice r: the copy's row, or (borrowed memory) the slice itself when it
-    // is only read and contiguous, else a per-thread copy of it.
-    auto row_of = [&, base, rstride, estride](int64_t r, bool read_only) -> T* {
-      if (!s.borrowed) return data + r * n;
-      const char* p = base + r * rstride;
-      if (read_only && estride == int64_t(sizeof(T))) return const_cast<T*>(reinterpret_cast<const T*>(p));
-      thread_local std::vector<T> buf;
-      buf.resize(static_cast<size_t>(n));
-      for (int64_t j = 0; j < n; ++j) std::memcpy(&buf[j], p + j * estride, sizeof(T));
-      return buf.data();
-    };
+    const SliceRows<T> slice_rows(s);
+    auto row_of = [&slice_rows](int64_t r, bool read_only) { return slice_rows.row(r, read_only); };
     T* pv = reinterpret_cast<T*>(prev.data());
     T* nv = reinterpret_cast<T*>(next.data());
     double* gv = reinterpret_cast<double*>(gamma.data());
@@ -903,20 +921,8 @@ Array median_impl(const Array& a, const Axes& axes, const QuantileOptions& o, bo
   Array nanrow = Array::empty(Shape{rows}, Dtype::kBool, host_device());
   with_type(wd, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T* data = reinterpret_cast<T*>(s.data.data());
-    const char* base = s.data.data();
-    const int64_t rstride = s.borrowed ? s.data.strides()[0] : 0, estride = s.borrowed ? s.data.strides()[1] : 0;
-    // Slice r: the copy's row, or (borrowed memory) the slice itself when it
-    // is only read and contiguous, else a per-thread copy of it.
-    auto row_of = [&, base, rstride, estride](int64_t r, bool read_only) -> T* {
-      if (!s.borrowed) return data + r * n;
-      const char* p = base + r * rstride;
-      if (read_only && estride == int64_t(sizeof(T))) return const_cast<T*>(reinterpret_cast<const T*>(p));
-      thread_local std::vector<T> buf;
-      buf.resize(static_cast<size_t>(n));
-      for (int64_t j = 0; j < n; ++j) std::memcpy(&buf[j], p + j * estride, sizeof(T));
-      return buf.data();
-    };
+    const SliceRows<T> slice_rows(s);
+    auto row_of = [&slice_rows](int64_t r, bool read_only) { return slice_rows.row(r, read_only); };
     T* mv = reinterpret_cast<T*>(mid.data());
     bool* nr = reinterpret_cast<bool*>(nanrow.data());
     const bool large = n >= kRadixSelectMid;  // read-only selection
