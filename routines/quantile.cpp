@@ -668,14 +668,29 @@ namespace {
 // middle values with mean(..., out=out), so their sum (res times their
 // count) is cast into out's dtype before the division, and the quotient
 // again (-1.5 into uint8 is 126: -3 -> 253, then 253 / 2).
-Array median_finish(const Array& res, const Array& out, int64_t n, Dtype input) {
-  if (!out.defined() || out.dtype() == res.dtype() || is_complex(res.dtype())) return finish(res, out, "median");
+// NumPy's median writes the mean into out=, then copies the NaN of each
+// slice holding one over it (copyto, same_kind): into an out= the input's
+// dtype cannot take that is a TypeError, after out was written.
+void check_nan_copy(bool any_nan, const Array& res, const Array& out, Dtype input) {
+  if (!any_nan || !out.defined() || can_cast(input, out.dtype(), Casting::kSameKind)) return;
+  throw TypeError(std::string("Cannot cast ") + (res.ndim() == 0 ? "scalar" : "array data") + " from dtype('" +
+                  dtype_name(input) + "') to dtype('" + dtype_name(out.dtype()) + "') according to the rule 'same_kind'");
+}
+
+Array median_finish(const Array& res, const Array& out, int64_t n, Dtype input, bool any_nan) {
+  if (!out.defined() || out.dtype() == res.dtype() || is_complex(res.dtype())) {
+    Array r = finish(res, out, "median");
+    check_nan_copy(any_nan, res, out, input);
+    return r;
+  }
   // NumPy's mean of integers has a float64 loop, which reads a complex out=
   // (inexact input takes out='s complex loop instead).
   if (!is_inexact(input)) warn_if_complex_to_real(out.dtype(), res.dtype());
   const double w = n % 2 == 0 ? 2.0 : 1.0;
   Array sum_in_out = multiply(res, Scalar(w)).astype(out.dtype(), Order::kK, false);
-  return finish(divide(sum_in_out, Scalar(w)).astype(out.dtype(), Order::kK, false), out, "median");
+  Array r = finish(divide(sum_in_out, Scalar(w)).astype(out.dtype(), Order::kK, false), out, "median");
+  check_nan_copy(any_nan, res, out, input);
+  return r;
 }
 }  // namespace
 
@@ -705,7 +720,8 @@ Array median_by_sort(const Array& a, const Axes& axes, const QuantileOptions& o,
   if (floating)
     res = where(to_result_device(host_array(nanrow, Shape{rows}), Dtype::kBool, dev), Scalar(std::nan("")), res);
   Array shaped = res.reshape(o.keepdims() ? ss.shape.keep_shape : ss.shape.kept);
-  return skip_nan ? finish(shaped, o.out(), "median") : median_finish(shaped, o.out(), n, a.dtype());
+  const bool any_nan = floating && std::any_of(nanrow.begin(), nanrow.end(), [](double v) { return v != 0; });
+  return skip_nan ? finish(shaped, o.out(), "median") : median_finish(shaped, o.out(), n, a.dtype(), any_nan);
 }
 
 namespace {
@@ -954,7 +970,9 @@ Array median_impl(const Array& a, const Axes& axes, const QuantileOptions& o, bo
   Array res = mean(to_result_device(mid, a.dtype(), dev), 1);
   if (floating) res = where(to_result_device(nanrow, Dtype::kBool, dev), Scalar(std::nan("")), res);
   Array shaped = res.reshape(o.keepdims() ? s.keep_shape : s.kept);
-  return skip_nan ? finish(shaped, o.out(), "median") : median_finish(shaped, o.out(), n, a.dtype());
+  const bool* nanrows = reinterpret_cast<const bool*>(nanrow.data());
+  const bool any_nan = floating && std::any_of(nanrows, nanrows + rows, [](bool v) { return v; });
+  return skip_nan ? finish(shaped, o.out(), "median") : median_finish(shaped, o.out(), n, a.dtype(), any_nan);
 }
 
 }  // namespace
