@@ -146,14 +146,18 @@ void assign(const Array& dst, py::handle value) {
 }
 
 // a[key] = value for a Python scalar or an array-like value.
+// NumPy's order of errors: a read-only destination first; then a basic
+// index before the value's conversion, the value before index arrays.
 void assign_at(const Array& a, py::handle key, py::handle value) {
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
   ParsedIndex idx = parse_index(key, a.device());
   const bool scalar = is_python_scalar(value);
   if (!idx.advanced && scalar) {
     assign(a.index(idx.basic()), value);
     return;
   }
-  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  // With index arrays NumPy converts the value before it checks the indices'
+  // bounds and broadcasting.
   Array v = scalar ? kernels::scalar_to_array(kernels::assigned_scalar(to_scalar_value(value), a.dtype()), a.dtype(),
                                               a.device())
                    : to_array_required(value, &a.device());

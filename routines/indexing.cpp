@@ -608,15 +608,24 @@ Array gather(const Resolved& r, IndexMode mode) {
 
 // `value` made to broadcast to `shape` as NumPy's assignment allows (extra
 // leading axes of length 1 dropped), else ValueError.
-Array fit_value(const Array& value, const Shape& shape, bool advanced) {
-  Shape vs = value.shape();
+// The value's shape without the leading unit axes NumPy drops before it
+// broadcasts a value into an indexing result; false when it cannot broadcast
+// to `shape`.
+bool value_fits(const Shape& value, const Shape& shape, Shape* stripped) {
+  Shape vs = value;
   while (vs.size() > shape.size() && vs[0] == 1) vs = Shape(std::vector<int64_t>(vs.begin() + 1, vs.end()));
   bool ok = vs.size() <= shape.size();
   for (int k = 1; ok && k <= vs.size(); ++k) {
     const int64_t v = vs[vs.size() - k], d = shape[shape.size() - k];
     ok = v == 1 || v == d;
   }
-  if (!ok) {
+  if (stripped) *stripped = vs;
+  return ok;
+}
+
+Array fit_value(const Array& value, const Shape& shape, bool advanced) {
+  Shape vs;
+  if (!value_fits(value.shape(), shape, &vs)) {
     if (advanced)
       throw ValueError("shape mismatch: value array of shape " + shape_str(value.shape()) +
                        " could not be broadcast to indexing result of shape " + shape_str(shape));
@@ -776,6 +785,10 @@ void ufunc_at(const kernels::Ufunc& ufunc, const Array& a, const std::vector<Ind
     result.copy_to(r.view);
     return;
   }
+  // NumPy checks the values against the indexed shape before it looks at
+  // the indices, so an empty index with values of another shape still fails.
+  if (b && !b->is_scalar && !value_fits(value.shape(), r.result_shape(r.rest().shape()), nullptr))
+    throw ValueError("array is not broadcastable to correct shape");
   if (b && ufunc.name() == "add" && loop.types.back() == a.dtype() && loop.types[1] == a.dtype()) {
     scatter(r, value, IndexMode::kRaise, true);  // additions in a's dtype: atomic on CUDA
     return;

@@ -51,6 +51,8 @@ def _values_for(a, v):
 def put(a, ind, v, mode="raise"):
     if not isinstance(a, ndarray):
         raise TypeError("argument 1 must be kumo.ndarray, not %s" % type(a).__name__)
+    if not a.flags.writeable:  # NumPy refuses a read-only array before it converts the values
+        raise ValueError("put: output array is read-only")
     _core._put(a, _index_array(ind), _values_for(a, v), mode)
 
 

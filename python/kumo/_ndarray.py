@@ -229,11 +229,11 @@ def _setitem_general(self, key, value):
     if t is float:  # into integers through int() (NaN, inf, out of range raise): kernels/scalar_assign.h
         _core_setitem(self, key, value)
         return
-    if t is complex and kind != "c":
-        if kind == "b":
-            _core_setitem(self, key, bool(value))
-            return
-        (int if kind in "iu" else float)(value)  # raises Python's TypeError, as NumPy
+    if t is complex and kind == "b":
+        _core_setitem(self, key, bool(value))
+        return
+    # A complex into a real dtype is refused in C++ (int()/float()'s
+    # TypeError), after the read-only and index checks, as NumPy orders them.
     if t is complex or isinstance(value, ndarray):
         _core_setitem(self, key, value)
         return

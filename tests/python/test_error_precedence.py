@@ -89,3 +89,39 @@ def test_median_without_a_nan_into_an_integer_out_returns():
     numpy.median(data, axis=1, out=n_out)
     kumo.median(kumo.asarray(data), axis=1, out=k_out)
     numpy.testing.assert_array_equal(kumo.asnumpy(k_out), n_out)
+
+
+def test_setitem_on_a_read_only_array_is_reported_before_the_value():
+    def call(xp):
+        a = xp.broadcast_to(xp.array([3], dtype="int16"), (2,))
+        a[xp.asarray(numpy.array([0]))] = 1j
+
+    n, k = both_raise(call, ValueError)
+    assert "read-only" in str(n) and "read-only" in str(k)
+
+
+def test_complex_into_an_integer_array_through_a_basic_index_raises_int_error():
+    def call(xp):
+        a = xp.zeros(3, dtype="int32")
+        a[1] = 1j
+
+    n, k = both_raise(call, TypeError)
+    assert str(n) == str(k)
+
+
+def test_put_refuses_a_read_only_array_before_it_converts_the_values():
+    def call(xp):
+        a = xp.broadcast_to(xp.array(1, dtype="uint64"), (3,))
+        xp.put(a, xp.asarray(numpy.zeros(0, dtype="int64")), 3.5j)
+
+    n, k = both_raise(call, ValueError)
+    assert "read-only" in str(n) and "read-only" in str(k)
+
+
+@pytest.mark.parametrize("values_shape", [(2,), (3, 1)])
+def test_ufunc_at_checks_the_values_shape_even_with_an_empty_index(values_shape):
+    def call(xp):
+        a = xp.zeros(5, dtype="float32")
+        xp.maximum.at(a, xp.asarray(numpy.zeros(0, dtype="int64")), xp.ones(values_shape, dtype="float32"))
+
+    both_raise(call, ValueError)
